@@ -1,0 +1,1 @@
+//! G13 backend (placeholder until the backend issue lands).

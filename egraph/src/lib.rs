@@ -1,0 +1,1 @@
+//! Graph IR (being written).

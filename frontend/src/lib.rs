@@ -1,0 +1,1 @@
+//! Front ends (placeholder until the SPIR-V and TGSI issues land).

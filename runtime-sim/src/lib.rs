@@ -1,0 +1,1 @@
+//! G13 simulator (being written).

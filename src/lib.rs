@@ -1,0 +1,1 @@
+//! agxc: a retargetable shader compiler for the Apple G13 GPU.

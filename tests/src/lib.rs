@@ -1,0 +1,1 @@
+//! Cross-crate tests for agxc: corpora, equivalence properties and oracle comparisons.
