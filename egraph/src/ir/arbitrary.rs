@@ -1,0 +1,1 @@
+//! Random well-formed functions for property tests (being written).

@@ -1,0 +1,561 @@
+//! Effectful operations: memory, textures, stage inputs and outputs, built-ins, barriers.
+//!
+//! These stay in the control-flow skeleton when the optimizer builds its e-graph; they refer to
+//! pure values (e-classes) but are never duplicated, removed or moved across each other by
+//! rewriting.
+//!
+//! # Binding model
+//! - Storage and uniform buffers are addressed by `(set, binding)` (Vulkan descriptor sets; TGSI
+//!   `BUFFER[n]` is set 0, binding n and `CONST[n]` is a uniform buffer at set 0, binding n) and a
+//!   byte offset. A load with several results reads consecutive, tightly packed scalars starting at
+//!   the offset; a store writes its values likewise.
+//! - Push constants are one byte-addressed block per function.
+//! - Workgroup-shared memory is one byte-addressed block per workgroup of
+//!   `Function::shared_memory` bytes.
+//! - Textures and samplers are `(set, binding)` too; a combined image-sampler names the same
+//!   binding for both.
+//!
+//! Offsets are `i32` values (plus a constant byte offset); an access outside the bound buffer is
+//! an interpreter error, not undefined behaviour.
+
+use super::entities::Value;
+use super::types::Type;
+use core::fmt;
+
+/// A descriptor-set binding.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Binding {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding within the set.
+    pub binding: u32,
+}
+
+impl Binding {
+    /// `(set, binding)`.
+    pub fn new(set: u32, binding: u32) -> Binding {
+        Binding { set, binding }
+    }
+}
+
+impl fmt::Display for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.set, self.binding)
+    }
+}
+
+/// Where a load or store goes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum AddressSpace {
+    /// A storage buffer (read-write).
+    Storage(Binding),
+    /// A uniform buffer (read-only).
+    Uniform(Binding),
+    /// The push-constant block (read-only).
+    PushConstant,
+    /// Workgroup-shared memory.
+    Workgroup,
+}
+
+impl AddressSpace {
+    /// True if stores are allowed.
+    pub fn is_writable(self) -> bool {
+        matches!(self, AddressSpace::Storage(_) | AddressSpace::Workgroup)
+    }
+}
+
+/// A memory access: the space and a constant byte offset added to the dynamic offset operand.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct MemAccess {
+    /// Address space.
+    pub space: AddressSpace,
+    /// Constant byte offset.
+    pub offset: u32,
+}
+
+/// Which memory a barrier orders.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum BarrierKind {
+    /// Execution and memory barrier across the workgroup (GLSL `barrier()`).
+    Workgroup,
+    /// Memory barrier only (GLSL `memoryBarrier*()`).
+    Memory,
+}
+
+/// A built-in input value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Builtin {
+    /// `gl_GlobalInvocationID` component (0..3), i32.
+    GlobalId(u8),
+    /// `gl_LocalInvocationID` component, i32.
+    LocalId(u8),
+    /// `gl_WorkGroupID` component, i32.
+    WorkgroupId(u8),
+    /// Workgroup size component, i32.
+    WorkgroupSize(u8),
+    /// `gl_NumWorkGroups` component, i32.
+    NumWorkgroups(u8),
+    /// `gl_LocalInvocationIndex`, i32.
+    LocalIndex,
+    /// `gl_FragCoord` component (x, y at pixel centres; z; w), f32.
+    FragCoord(u8),
+    /// `gl_FrontFacing`, bool.
+    FrontFacing,
+    /// `gl_HelperInvocation`, bool.
+    HelperInvocation,
+    /// `gl_VertexIndex`, i32.
+    VertexIndex,
+    /// `gl_InstanceIndex`, i32.
+    InstanceIndex,
+}
+
+impl Builtin {
+    /// The result type.
+    pub fn ty(self) -> Type {
+        match self {
+            Builtin::FragCoord(_) => Type::F32,
+            Builtin::FrontFacing | Builtin::HelperInvocation => Type::Bool,
+            _ => Type::I32,
+        }
+    }
+}
+
+/// Fragment input interpolation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Interp {
+    /// Perspective-correct (the default).
+    Perspective,
+    /// Linear in screen space (`noperspective`).
+    Linear,
+    /// Not interpolated (`flat`): the provoking vertex's value.
+    Flat,
+}
+
+/// A stage input: a location and component (fragment varyings, vertex attributes).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct InputSlot {
+    /// Location.
+    pub location: u32,
+    /// Component within the location (0..4).
+    pub component: u8,
+    /// Interpolation (fragment stage; vertex attributes use `Flat`).
+    pub interp: Interp,
+}
+
+/// A stage output.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum OutputSlot {
+    /// A user output: fragment colour target `location` or vertex varying `location`.
+    Location {
+        /// Location.
+        location: u32,
+        /// Component (0..4).
+        component: u8,
+    },
+    /// Vertex `gl_Position` component.
+    Position(u8),
+    /// Vertex `gl_PointSize`.
+    PointSize,
+    /// Fragment `gl_FragDepth`.
+    FragDepth,
+}
+
+/// Screen-space derivative direction.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Axis {
+    /// Horizontal (`ddx`).
+    X,
+    /// Vertical (`ddy`).
+    Y,
+}
+
+/// Derivative precision (SPIR-V `OpDPdxFine`/`Coarse`; the plain form lets the target choose).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum DerivPrecision {
+    /// Implementation's choice (the reference interpreter uses fine).
+    Default,
+    /// Per row/column of the 2x2 quad.
+    Fine,
+    /// One value per quad (from its top-left pixel's row/column).
+    Coarse,
+}
+
+/// Texture dimensionality.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum TexDim {
+    /// 1D.
+    D1,
+    /// 2D.
+    D2,
+    /// 3D.
+    D3,
+    /// Cube map (3 direction coordinates).
+    Cube,
+}
+
+impl TexDim {
+    /// Number of coordinates (excluding the array layer).
+    pub fn coords(self) -> usize {
+        match self {
+            TexDim::D1 => 1,
+            TexDim::D2 => 2,
+            TexDim::D3 | TexDim::Cube => 3,
+        }
+    }
+
+    /// Number of size components a query returns (excluding the array layer count).
+    pub fn size_components(self) -> usize {
+        match self {
+            TexDim::D1 => 1,
+            TexDim::D2 | TexDim::Cube => 2,
+            TexDim::D3 => 3,
+        }
+    }
+
+    /// Text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexDim::D1 => "1d",
+            TexDim::D2 => "2d",
+            TexDim::D3 => "3d",
+            TexDim::Cube => "cube",
+        }
+    }
+}
+
+/// A texture's dimensionality and arrayness.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct TexTarget {
+    /// Dimensionality.
+    pub dim: TexDim,
+    /// True for array textures (an extra layer coordinate).
+    pub arrayed: bool,
+}
+
+/// How a sample chooses its level of detail.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum LodMode {
+    /// From quad derivatives of the coordinates (fragment stage only).
+    Implicit,
+    /// Implicit plus a bias operand.
+    Bias,
+    /// An explicit LOD operand.
+    Explicit,
+    /// From explicit gradient operands.
+    Grad,
+}
+
+/// A filtered texture sample.
+///
+/// Operands, in order: `coords` (`target.dim.coords()` floats), the array layer (if arrayed), the
+/// projector q (if `proj`: the coordinates, not the layer, are divided by it, and so is the
+/// comparison reference), the comparison reference (if `shadow`), the bias or LOD (for those
+/// modes), the gradients (`Grad`: d/dx of each coordinate, then d/dy of each), the minimum LOD
+/// (if `min_lod`). Results: four floats, or one for shadow samples.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct SampleOp {
+    /// The texture.
+    pub texture: Binding,
+    /// The sampler (equal to `texture` for combined image-samplers).
+    pub sampler: Binding,
+    /// Dimensionality.
+    pub target: TexTarget,
+    /// LOD selection.
+    pub lod: LodMode,
+    /// Projective coordinates.
+    pub proj: bool,
+    /// Depth comparison.
+    pub shadow: bool,
+    /// A minimum-LOD clamp operand follows.
+    pub min_lod: bool,
+    /// Constant texel offset (SPIR-V `ConstOffset`), per coordinate.
+    pub offset: [i8; 3],
+}
+
+impl SampleOp {
+    /// Number of operands this sample takes.
+    pub fn arity(&self) -> usize {
+        let n = self.target.dim.coords();
+        n + self.target.arrayed as usize
+            + self.proj as usize
+            + self.shadow as usize
+            + matches!(self.lod, LodMode::Bias | LodMode::Explicit) as usize
+            + if self.lod == LodMode::Grad { 2 * n } else { 0 }
+            + self.min_lod as usize
+    }
+
+    /// Number of results.
+    pub fn result_count(&self) -> usize {
+        if self.shadow {
+            1
+        } else {
+            4
+        }
+    }
+}
+
+/// An unfiltered texel fetch. Operands: integer coordinates, the layer (if arrayed), the level.
+/// Results: four floats. Out-of-range fetches return zeros.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct FetchOp {
+    /// The texture.
+    pub texture: Binding,
+    /// Dimensionality (not cube).
+    pub target: TexTarget,
+    /// Constant texel offset.
+    pub offset: [i8; 3],
+}
+
+/// A size query. Operand: the level (i32). Results: the size per axis, then the layer count if
+/// arrayed (all i32).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct SizeOp {
+    /// The texture.
+    pub texture: Binding,
+    /// Dimensionality.
+    pub target: TexTarget,
+}
+
+/// An operation with effects or environment dependence.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum EffectOp {
+    /// Load consecutive scalars at `[offset operand + access.offset]`; one operand (i32 byte offset).
+    Load(MemAccess),
+    /// Store the value operands at `[offset operand + access.offset]`; operands: offset, values.
+    Store(MemAccess),
+    /// The byte size of the storage buffer bound at the binding (for runtime arrays); i32.
+    BufferSize(Binding),
+    /// A barrier.
+    Barrier(BarrierKind),
+    /// A built-in input.
+    Builtin(Builtin),
+    /// A stage input (fragment varying or vertex attribute).
+    Input(InputSlot),
+    /// A stage output; one operand.
+    Output(OutputSlot),
+    /// Screen-space derivative of a float operand, across the 2x2 quad.
+    Derivative(Axis, DerivPrecision),
+    /// Filtered texture sample.
+    Sample(SampleOp),
+    /// Texel fetch.
+    Fetch(FetchOp),
+    /// Texture size query.
+    TexSize(SizeOp),
+    /// Texture mip level count query; i32.
+    TexLevels(Binding),
+    /// Turn this invocation into a helper: it keeps running (so quad derivatives stay defined)
+    /// but its stores and outputs are dropped (SPIR-V `OpDemoteToHelperInvocation`).
+    Demote,
+}
+
+/// Why an effect's operands or results do not fit it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EffectTypeError(pub String);
+
+impl EffectOp {
+    /// The text-form mnemonic.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EffectOp::Load(_) => "load",
+            EffectOp::Store(_) => "store",
+            EffectOp::BufferSize(_) => "buffer_size",
+            EffectOp::Barrier(_) => "barrier",
+            EffectOp::Builtin(_) => "builtin",
+            EffectOp::Input(_) => "input",
+            EffectOp::Output(_) => "output",
+            EffectOp::Derivative(Axis::X, _) => "ddx",
+            EffectOp::Derivative(Axis::Y, _) => "ddy",
+            EffectOp::Sample(_) => "sample",
+            EffectOp::Fetch(_) => "fetch",
+            EffectOp::TexSize(_) => "tex_size",
+            EffectOp::TexLevels(_) => "tex_levels",
+            EffectOp::Demote => "demote",
+        }
+    }
+
+    /// True if the result depends only on the invocation and its bound resources, never on
+    /// memory written by the shader: such effects may be treated as free-floating leaves.
+    pub fn is_invariant_read(&self) -> bool {
+        matches!(
+            self,
+            EffectOp::BufferSize(_)
+                | EffectOp::Builtin(_)
+                | EffectOp::Input(_)
+                | EffectOp::TexSize(_)
+                | EffectOp::TexLevels(_)
+        )
+    }
+
+    /// True if it writes memory or outputs, or changes the invocation's state.
+    pub fn has_side_effects(&self) -> bool {
+        matches!(
+            self,
+            EffectOp::Store(_) | EffectOp::Barrier(_) | EffectOp::Output(_) | EffectOp::Demote
+        )
+    }
+
+    /// Checks operand and result types against the operation.
+    pub fn check(&self, args: &[Type], results: &[Type]) -> Result<(), EffectTypeError> {
+        let fail = |msg: String| Err(EffectTypeError(msg));
+        let expect_args = |want: &[Type]| -> Result<(), EffectTypeError> {
+            if args != want {
+                return Err(EffectTypeError(format!(
+                    "operands have types [{}], expected [{}]",
+                    list(args),
+                    list(want)
+                )));
+            }
+            Ok(())
+        };
+        let expect_results = |want: &[Type]| -> Result<(), EffectTypeError> {
+            if results != want {
+                return Err(EffectTypeError(format!(
+                    "results have types [{}], expected [{}]",
+                    list(results),
+                    list(want)
+                )));
+            }
+            Ok(())
+        };
+        match self {
+            EffectOp::Load(_) => {
+                expect_args(&[Type::I32])?;
+                if results.is_empty() {
+                    return fail("a load needs at least one result".into());
+                }
+                Ok(())
+            }
+            EffectOp::Store(access) => {
+                if !access.space.is_writable() {
+                    return fail("store to a read-only address space".into());
+                }
+                if args.len() < 2 || args[0] != Type::I32 {
+                    return fail("a store takes an i32 offset and at least one value".into());
+                }
+                expect_results(&[])
+            }
+            EffectOp::BufferSize(_) | EffectOp::TexLevels(_) => {
+                expect_args(&[])?;
+                expect_results(&[Type::I32])
+            }
+            EffectOp::Barrier(_) | EffectOp::Demote => {
+                expect_args(&[])?;
+                expect_results(&[])
+            }
+            EffectOp::Builtin(b) => {
+                expect_args(&[])?;
+                expect_results(&[b.ty()])
+            }
+            EffectOp::Input(_) => {
+                expect_args(&[])?;
+                match results {
+                    [t] if *t != Type::Bool => Ok(()),
+                    _ => fail("an input has one numeric result".into()),
+                }
+            }
+            EffectOp::Output(_) => {
+                expect_results(&[])?;
+                match args {
+                    [t] if *t != Type::Bool => Ok(()),
+                    _ => fail("an output takes one numeric operand".into()),
+                }
+            }
+            EffectOp::Derivative(..) => match (args, results) {
+                ([a], [r]) if a.is_float() && a == r => Ok(()),
+                _ => fail("a derivative maps one float to the same type".into()),
+            },
+            EffectOp::Sample(s) => {
+                if args.len() != s.arity() || args.iter().any(|t| !t.is_float()) {
+                    return fail(format!("a sample takes {} float operands", s.arity()));
+                }
+                if results.len() != s.result_count() || results.iter().any(|t| !t.is_float()) {
+                    return fail(format!("a sample has {} float results", s.result_count()));
+                }
+                Ok(())
+            }
+            EffectOp::Fetch(f) => {
+                if f.target.dim == TexDim::Cube {
+                    return fail("fetch from a cube map".into());
+                }
+                let n = f.target.dim.coords() + f.target.arrayed as usize + 1;
+                expect_args(&vec![Type::I32; n])?;
+                if results.len() != 4 || results.iter().any(|t| !t.is_float()) {
+                    return fail("a fetch has 4 float results".into());
+                }
+                Ok(())
+            }
+            EffectOp::TexSize(s) => {
+                expect_args(&[Type::I32])?;
+                let n = s.target.dim.size_components() + s.target.arrayed as usize;
+                expect_results(&vec![Type::I32; n])
+            }
+        }
+    }
+}
+
+fn list(tys: &[Type]) -> String {
+    tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// Helper for code that walks sample operands by role.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SampleOperands<'a> {
+    /// Coordinates.
+    pub coords: &'a [Value],
+    /// Array layer.
+    pub layer: Option<Value>,
+    /// Projector.
+    pub proj: Option<Value>,
+    /// Depth reference.
+    pub dref: Option<Value>,
+    /// Bias or explicit LOD.
+    pub lod: Option<Value>,
+    /// d/dx of each coordinate.
+    pub ddx: &'a [Value],
+    /// d/dy of each coordinate.
+    pub ddy: &'a [Value],
+    /// Minimum LOD.
+    pub min_lod: Option<Value>,
+}
+
+impl SampleOp {
+    /// Splits `args` (which must have `self.arity()` entries) by role.
+    pub fn operands<'a>(&self, args: &'a [Value]) -> SampleOperands<'a> {
+        let n = self.target.dim.coords();
+        let mut i = n;
+        let mut next = |present: bool| -> Option<Value> {
+            if present {
+                i += 1;
+                args.get(i - 1).copied()
+            } else {
+                None
+            }
+        };
+        let layer = next(self.target.arrayed);
+        let proj = next(self.proj);
+        let dref = next(self.shadow);
+        let lod = next(matches!(self.lod, LodMode::Bias | LodMode::Explicit));
+        let (ddx, ddy) = if self.lod == LodMode::Grad {
+            let start = i;
+            i += 2 * n;
+            (
+                args.get(start..start + n).unwrap_or(&[]),
+                args.get(start + n..start + 2 * n).unwrap_or(&[]),
+            )
+        } else {
+            (&[][..], &[][..])
+        };
+        let min_lod = if self.min_lod { args.get(i).copied() } else { None };
+        SampleOperands {
+            coords: args.get(..n).unwrap_or(&[]),
+            layer,
+            proj,
+            dref,
+            lod,
+            ddx,
+            ddy,
+            min_lod,
+        }
+    }
+}

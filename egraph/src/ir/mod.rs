@@ -1,0 +1,41 @@
+//! The graph IR: scalar SSA values in structured blocks.
+//!
+//! - [`types`](Type), [`constants`](Const) and [`entities`](Value) are the vocabulary;
+//! - [`PureOp`] is the operation table (name, signature, evaluation: the single definition every
+//!   other part derives from), [`CustomOp`] lets a target add its own operations, and
+//!   [`EffectOp`] covers memory, textures, stage I/O, built-ins and barriers;
+//! - [`Function`] holds values, instructions and blocks with explicit structured control flow;
+//! - [`Builder`] appends instructions, [`verify`] checks a function, and the text form prints
+//!   with `Display` and reads back with [`parse_function`].
+
+mod builder;
+mod constant;
+mod custom;
+mod effects;
+mod entities;
+pub(crate) mod eval;
+mod function;
+mod ops;
+mod signature;
+mod types;
+#[cfg(any(test, feature = "arbitrary"))]
+pub mod arbitrary;
+pub mod text;
+mod verify;
+
+pub use builder::Builder;
+pub use constant::{Const, ConstParseError};
+pub use custom::{CustomOp, CustomOpDef, OpRegistry};
+pub use effects::{
+    AddressSpace, Axis, BarrierKind, Binding, Builtin, DerivPrecision, EffectOp, EffectTypeError,
+    FetchOp, InputSlot, Interp, LodMode, MemAccess, OutputSlot, SampleOp, SampleOperands, SizeOp,
+    TexDim, TexTarget,
+};
+pub use entities::{Block, Inst, Value};
+pub use function::{
+    BlockData, ExecutionModes, Function, InstData, InstFlags, Op, Stage, ValueData, ValueDef,
+};
+pub use ops::{Flags, PureOp};
+pub use signature::{Class, Signature, SignatureError, Width};
+pub use types::Type;
+pub use verify::{verify, VerifyErrors};

@@ -1,0 +1,1 @@
+//! The IR text form (being written).

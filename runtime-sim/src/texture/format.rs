@@ -1,0 +1,148 @@
+//! Texel formats and their conversion to RGBA f32 (Vulkan specification, "Fixed-Point Data
+//! Conversions" and "sRGB transfer functions"; half floats via the `half` crate).
+
+use std::fmt;
+
+/// The largest texel, in bytes (RGBA32F).
+pub(crate) const MAX_TEXEL_BYTES: usize = 16;
+
+/// A texel format. Components a format lacks read as G = B = 0, A = 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TexFormat {
+    /// One 8-bit unsigned normalised channel: `c / 255`.
+    R8Unorm = 0,
+    /// Two 8-bit unsigned normalised channels.
+    Rg8Unorm = 1,
+    /// Four 8-bit unsigned normalised channels.
+    Rgba8Unorm = 2,
+    /// Four 8-bit channels, RGB sRGB-encoded (decoded to linear), alpha unorm.
+    Rgba8Srgb = 3,
+    /// Four 8-bit signed normalised channels: `max(c / 127, -1)`.
+    Rgba8Snorm = 4,
+    /// One IEEE half-float channel.
+    R16Float = 5,
+    /// Two IEEE half-float channels.
+    Rg16Float = 6,
+    /// Four IEEE half-float channels.
+    Rgba16Float = 7,
+    /// One IEEE single-float channel.
+    R32Float = 8,
+    /// Two IEEE single-float channels.
+    Rg32Float = 9,
+    /// Four IEEE single-float channels.
+    Rgba32Float = 10,
+}
+
+impl TexFormat {
+    /// Every format, in code order.
+    pub const ALL: [TexFormat; 11] = [
+        TexFormat::R8Unorm,
+        TexFormat::Rg8Unorm,
+        TexFormat::Rgba8Unorm,
+        TexFormat::Rgba8Srgb,
+        TexFormat::Rgba8Snorm,
+        TexFormat::R16Float,
+        TexFormat::Rg16Float,
+        TexFormat::Rgba16Float,
+        TexFormat::R32Float,
+        TexFormat::Rg32Float,
+        TexFormat::Rgba32Float,
+    ];
+
+    /// The format's code in binary descriptors.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The format with binary code `code`, if any.
+    pub fn from_code(code: u8) -> Option<TexFormat> {
+        TexFormat::ALL.get(usize::from(code)).copied()
+    }
+
+    /// Bytes per texel.
+    pub const fn texel_bytes(self) -> u32 {
+        self.channels() * self.channel_bytes()
+    }
+
+    const fn channels(self) -> u32 {
+        match self {
+            TexFormat::R8Unorm | TexFormat::R16Float | TexFormat::R32Float => 1,
+            TexFormat::Rg8Unorm | TexFormat::Rg16Float | TexFormat::Rg32Float => 2,
+            TexFormat::Rgba8Unorm
+            | TexFormat::Rgba8Srgb
+            | TexFormat::Rgba8Snorm
+            | TexFormat::Rgba16Float
+            | TexFormat::Rgba32Float => 4,
+        }
+    }
+
+    const fn channel_bytes(self) -> u32 {
+        match self {
+            TexFormat::R8Unorm
+            | TexFormat::Rg8Unorm
+            | TexFormat::Rgba8Unorm
+            | TexFormat::Rgba8Srgb
+            | TexFormat::Rgba8Snorm => 1,
+            TexFormat::R16Float | TexFormat::Rg16Float | TexFormat::Rgba16Float => 2,
+            TexFormat::R32Float | TexFormat::Rg32Float | TexFormat::Rgba32Float => 4,
+        }
+    }
+
+    /// Converts one texel, stored little-endian at the start of `bytes`, to RGBA.
+    pub(crate) fn decode(self, bytes: &[u8; MAX_TEXEL_BYTES]) -> [f32; 4] {
+        let mut rgba = [0.0, 0.0, 0.0, 1.0];
+        let channels = self.channels() as usize;
+        for (c, out) in rgba.iter_mut().enumerate().take(channels) {
+            *out = match self.channel_bytes() {
+                1 => self.decode_byte(c, bytes[c]),
+                2 => half::f16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]).to_f32(),
+                _ => f32::from_le_bytes([
+                    bytes[4 * c],
+                    bytes[4 * c + 1],
+                    bytes[4 * c + 2],
+                    bytes[4 * c + 3],
+                ]),
+            };
+        }
+        rgba
+    }
+
+    fn decode_byte(self, channel: usize, byte: u8) -> f32 {
+        match self {
+            TexFormat::Rgba8Snorm => (f32::from(byte as i8) / 127.0).max(-1.0),
+            TexFormat::Rgba8Srgb if channel < 3 => srgb_to_linear(byte),
+            _ => f32::from(byte) / 255.0,
+        }
+    }
+}
+
+/// The sRGB EOTF on an 8-bit code, evaluated in f64 and rounded once to f32.
+fn srgb_to_linear(byte: u8) -> f32 {
+    let c = f64::from(byte) / 255.0;
+    let linear = if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    };
+    linear as f32
+}
+
+impl fmt::Display for TexFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            TexFormat::R8Unorm => "r8unorm",
+            TexFormat::Rg8Unorm => "rg8unorm",
+            TexFormat::Rgba8Unorm => "rgba8unorm",
+            TexFormat::Rgba8Srgb => "rgba8srgb",
+            TexFormat::Rgba8Snorm => "rgba8snorm",
+            TexFormat::R16Float => "r16f",
+            TexFormat::Rg16Float => "rg16f",
+            TexFormat::Rgba16Float => "rgba16f",
+            TexFormat::R32Float => "r32f",
+            TexFormat::Rg32Float => "rg32f",
+            TexFormat::Rgba32Float => "rgba32f",
+        };
+        f.write_str(name)
+    }
+}

@@ -1,0 +1,276 @@
+//! Sampling and fetching: layer selection, LOD, level selection, wrapping, nearest/linear
+//! filtering and depth compare (Vulkan specification, "Texel Filtering" and "Texel Input
+//! Operations"), over a validated [`Texture`].
+
+use super::cube;
+use super::descriptor::Texture;
+use super::error::TextureError;
+use super::format::MAX_TEXEL_BYTES;
+use super::lod::{self, LevelChoice, LodRequest};
+use super::memory::TexelMemory;
+use super::sampler::{wrap, CompareOp, Filter, SamplerDescriptor, Wrap};
+
+/// One lane's `texture_sample` operands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SampleRequest {
+    /// Normalised coordinates, or the direction for cube maps (see the module docs).
+    pub coords: [f32; 3],
+    /// Array layer (cube index for cube arrays); ignored by non-arrays.
+    pub layer: f32,
+    /// LOD mode and operands.
+    pub lod: LodRequest,
+    /// Depth-compare reference; required exactly when the sampler compares.
+    pub compare_ref: Option<f32>,
+    /// Constant texel offset per axis, added after scaling to the level (not for cube maps).
+    pub offset: [i32; 3],
+}
+
+impl SampleRequest {
+    /// A request at `coords` with layer 0, no compare and no offset.
+    pub fn new(coords: [f32; 3], lod: LodRequest) -> Self {
+        SampleRequest {
+            coords,
+            layer: 0.0,
+            lod,
+            compare_ref: None,
+            offset: [0; 3],
+        }
+    }
+
+    /// The same request at array layer `layer`.
+    pub fn with_layer(self, layer: f32) -> Self {
+        SampleRequest { layer, ..self }
+    }
+
+    /// The same request with depth-compare reference `reference`.
+    pub fn with_compare(self, reference: f32) -> Self {
+        SampleRequest {
+            compare_ref: Some(reference),
+            ..self
+        }
+    }
+
+    /// The same request with texel offset `offset`.
+    pub fn with_offset(self, offset: [i32; 3]) -> Self {
+        SampleRequest { offset, ..self }
+    }
+}
+
+/// Array layer from the float coordinate: round half to even, clamp to `0..layers`; NaN is 0.
+fn select_layer(layer: f32, layers: u32) -> u32 {
+    let rounded = layer.round_ties_even();
+    let last = layers.saturating_sub(1);
+    if rounded >= last as f32 {
+        last
+    } else if rounded >= 0.0 {
+        rounded as u32
+    } else {
+        0
+    }
+}
+
+impl Texture {
+    /// Samples this texture (see [`super::sample`]).
+    pub fn sample<M: TexelMemory + ?Sized>(
+        &self,
+        mem: &M,
+        sampler: &SamplerDescriptor,
+        request: &SampleRequest,
+    ) -> Result<[f32; 4], TextureError> {
+        sampler.validate()?;
+        let compare = match (sampler.compare, request.compare_ref) {
+            (Some(op), Some(reference)) => Some((op, reference)),
+            (None, None) => None,
+            (Some(op), None) => return Err(TextureError::MissingCompareReference { op }),
+            (None, Some(_)) => return Err(TextureError::UnexpectedCompareReference),
+        };
+        let desc = self.descriptor();
+        let dim = desc.dim;
+        let layer = u64::from(select_layer(request.layer, desc.layers));
+        let (st, slice, derivatives, wraps) = if dim.is_cube() {
+            if request.offset != [0; 3] {
+                return Err(TextureError::OffsetOnCube {
+                    offset: request.offset,
+                    dim,
+                });
+            }
+            let projected = cube::project(request.coords, request.lod.derivatives());
+            let slice = layer * 6 + u64::from(projected.face);
+            let wraps = [Wrap::ClampToEdge; 3];
+            (projected.st, slice, projected.derivatives, wraps)
+        } else {
+            let derivatives = request.lod.derivatives().copied();
+            (request.coords, layer, derivatives, sampler.wrap)
+        };
+        let lambda = lod::lambda(
+            sampler,
+            &request.lod,
+            derivatives.as_ref(),
+            desc.extent(),
+            dim.axes(),
+        );
+        let filter = if lambda <= 0.0 {
+            sampler.mag_filter
+        } else {
+            sampler.min_filter
+        };
+        let unit = LevelSampler {
+            texture: self,
+            mem,
+            slice,
+            st,
+            filter,
+            wraps,
+            offset: request.offset,
+            compare,
+        };
+        match lod::select_levels(sampler.mip_filter, lambda, desc.levels) {
+            LevelChoice::One(level) => unit.sample(level),
+            LevelChoice::Blend { lo, hi, delta } => {
+                Ok(lerp4(unit.sample(lo)?, unit.sample(hi)?, delta))
+            }
+        }
+    }
+
+    /// Reads one texel (see [`super::fetch`]).
+    pub fn fetch<M: TexelMemory + ?Sized>(
+        &self,
+        mem: &M,
+        coords: [i32; 3],
+        layer: i32,
+        level: i32,
+    ) -> Result<[f32; 4], TextureError> {
+        const OUTSIDE: [f32; 4] = [0.0; 4];
+        let desc = self.descriptor();
+        let Some(level) = u32::try_from(level).ok().filter(|&l| l < desc.levels) else {
+            return Ok(OUTSIDE);
+        };
+        let Some(layer) = u32::try_from(layer).ok().filter(|&l| l < desc.layers) else {
+            return Ok(OUTSIDE);
+        };
+        let extent = desc.level_extent(level);
+        let mut xyz = [0u32; 3];
+        for axis in 0..desc.dim.axes() {
+            match u32::try_from(coords[axis]) {
+                Ok(c) if c < extent[axis] => xyz[axis] = c,
+                _ => return Ok(OUTSIDE),
+            }
+        }
+        let slice = if desc.dim.is_cube() {
+            match u32::try_from(coords[2]) {
+                Ok(face) if face < 6 => u64::from(layer) * 6 + u64::from(face),
+                _ => return Ok(OUTSIDE),
+            }
+        } else {
+            u64::from(layer)
+        };
+        self.read_texel(mem, level, slice, xyz)
+    }
+
+    fn read_texel<M: TexelMemory + ?Sized>(
+        &self,
+        mem: &M,
+        level: u32,
+        slice: u64,
+        xyz: [u32; 3],
+    ) -> Result<[f32; 4], TextureError> {
+        let format = self.descriptor().format;
+        let address = self.texel_address(level, slice, xyz);
+        let len = format.texel_bytes();
+        let mut bytes = [0u8; MAX_TEXEL_BYTES];
+        mem.read_bytes(address, &mut bytes[..len as usize])
+            .map_err(|_| TextureError::Unmapped { address, len })?;
+        Ok(format.decode(&bytes))
+    }
+}
+
+/// Filters within one level; everything but the level is fixed per sample.
+struct LevelSampler<'a, M: ?Sized> {
+    texture: &'a Texture,
+    mem: &'a M,
+    slice: u64,
+    st: [f32; 3],
+    filter: Filter,
+    wraps: [Wrap; 3],
+    offset: [i32; 3],
+    compare: Option<(CompareOp, f32)>,
+}
+
+impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
+    fn sample(&self, level: u32) -> Result<[f32; 4], TextureError> {
+        let axes = self.texture.descriptor().dim.axes();
+        let extent = self.texture.descriptor().level_extent(level);
+        // Per axis: the two wrapped texel indices (None = border) and the weight of the second.
+        let mut taps = [[Some(0u32); 2]; 3];
+        let mut weights = [0.0f32; 3];
+        for axis in 0..axes {
+            let u = self.st[axis] * extent[axis] as f32;
+            let offset = i64::from(self.offset[axis]);
+            let size = extent[axis];
+            let mode = self.wraps[axis];
+            match self.filter {
+                Filter::Nearest => {
+                    // Saturating conversion: NaN becomes 0, infinities the extreme integers.
+                    let i = (u.floor() as i64).saturating_add(offset);
+                    taps[axis][0] = wrap(i, size, mode);
+                }
+                Filter::Linear => {
+                    let x = u - 0.5;
+                    let floor = x.floor();
+                    let i0 = (floor as i64).saturating_add(offset);
+                    taps[axis] = [wrap(i0, size, mode), wrap(i0.saturating_add(1), size, mode)];
+                    weights[axis] = x - floor;
+                }
+            }
+        }
+        if self.filter == Filter::Nearest {
+            let [x, y, z] = [taps[0][0], taps[1][0], taps[2][0]];
+            return self.texel(level, x.zip(y).zip(z).map(|((x, y), z)| [x, y, z]));
+        }
+        // Corner k holds bit a of k as its tap on axis a; reducing x first, then y, then z gives
+        // Vulkan's nesting lerp(lerp(T00, T10, a), lerp(T01, T11, a), b).
+        let corners = 1usize << axes;
+        let mut values = [[0.0f32; 4]; 8];
+        for (k, value) in values.iter_mut().enumerate().take(corners) {
+            let tap = |axis: usize| taps[axis][(k >> axis) & 1];
+            let xyz = tap(0)
+                .zip(tap(1))
+                .zip(tap(2))
+                .map(|((x, y), z)| [x, y, z]);
+            *value = self.texel(level, xyz)?;
+        }
+        let mut live = corners;
+        for &weight in weights.iter().take(axes) {
+            live /= 2;
+            for k in 0..live {
+                values[k] = lerp4(values[2 * k], values[2 * k + 1], weight);
+            }
+        }
+        Ok(values[0])
+    }
+
+    /// One texel after border replacement and depth compare.
+    fn texel(&self, level: u32, xyz: Option<[u32; 3]>) -> Result<[f32; 4], TextureError> {
+        let rgba = match xyz {
+            Some(xyz) => self
+                .texture
+                .read_texel(self.mem, level, self.slice, xyz)?,
+            None => [0.0; 4],
+        };
+        Ok(match self.compare {
+            Some((op, reference)) => {
+                let passed = if op.test(reference, rgba[0]) { 1.0 } else { 0.0 };
+                [passed, 0.0, 0.0, 1.0]
+            }
+            None => rgba,
+        })
+    }
+}
+
+fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+    let mut out = [0.0; 4];
+    for c in 0..4 {
+        out[c] = a[c] * (1.0 - t) + b[c] * t;
+    }
+    out
+}

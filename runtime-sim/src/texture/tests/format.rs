@@ -1,0 +1,82 @@
+//! Per-format texel decoding, through `fetch` on 1D textures.
+
+use super::*;
+
+/// Fetches texel `x` of a 1D texture of `format` holding `bytes`.
+fn decode(format: TexFormat, bytes: &[u8], x: i32) -> [f32; 4] {
+    let width = (bytes.len() / format.texel_bytes() as usize) as u32;
+    let tex = TextureDescriptor::new_1d(format, width, 1, BASE);
+    let mem = SliceMemory::new(BASE, bytes);
+    fetch(&mem, &tex, [x, 0, 0], 0, 0).expect("fetch")
+}
+
+#[test]
+fn unorm8_is_code_over_255_with_missing_components_0_0_1() {
+    // Tolerance 1e-7: c/255 is one correctly rounded f32 division.
+    assert_rgba(decode(TexFormat::R8Unorm, &[51], 0), [0.2, 0.0, 0.0, 1.0], 1e-7);
+    assert_rgba(
+        decode(TexFormat::Rg8Unorm, &[0, 0, 255, 128], 1),
+        [1.0, 128.0 / 255.0, 0.0, 1.0],
+        1e-7,
+    );
+    assert_rgba(
+        decode(TexFormat::Rgba8Unorm, &[0, 0, 0, 0, 255, 1, 128, 0], 1),
+        [1.0, 1.0 / 255.0, 128.0 / 255.0, 0.0],
+        1e-7,
+    );
+}
+
+#[test]
+fn snorm8_divides_by_127_and_clamps_minus_128() {
+    // 0x81 = -127 -> -1; 0x80 = -128 -> -1.0039 clamped to -1; 64 -> 64/127; 127 -> 1.
+    assert_rgba(
+        decode(TexFormat::Rgba8Snorm, &[0x81, 0x80, 64, 127], 0),
+        [-1.0, -1.0, 64.0 / 127.0, 1.0],
+        1e-7,
+    );
+}
+
+#[test]
+fn srgb8_decodes_rgb_and_leaves_alpha_linear() {
+    // sRGB EOTF: 10/255 = 0.039216 <= 0.04045 -> /12.92 = 0.0030353; 128 -> 0.2158605 (the
+    // standard sRGB table value); alpha 128 stays 128/255. Tolerance 1e-6.
+    assert_rgba(
+        decode(TexFormat::Rgba8Srgb, &[10, 128, 255, 128], 0),
+        [0.003_035_3, 0.215_860_5, 1.0, 128.0 / 255.0],
+        1e-6,
+    );
+}
+
+#[test]
+fn half_floats_convert_exactly_keeping_denormals() {
+    // 0x3C00 = 1, 0xC000 = -2, 0x3555 = 0x155/0x400 * 2^-2 + 2^-2 = 0.333251953125,
+    // 0x0001 = 2^-24 (denormal), 0x7C00 = +inf. Exact.
+    let halves: [u16; 4] = [0x3C00, 0xC000, 0x3555, 0x0001];
+    let bytes: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
+    let rgba = decode(TexFormat::Rgba16Float, &bytes, 0);
+    assert_eq!(rgba, [1.0, -2.0, 0.333_251_953_125, 2f32.powi(-24)]);
+    let rg = decode(TexFormat::Rg16Float, &[0x00, 0x7C, 0x00, 0x3C], 0);
+    assert_eq!(rg, [f32::INFINITY, 1.0, 0.0, 1.0]);
+    let r = decode(TexFormat::R16Float, &[0x00, 0x3C, 0x00, 0xC0], 1);
+    assert_eq!(r, [-2.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn float32_formats_pass_bits_through() {
+    assert_eq!(
+        decode(TexFormat::R32Float, &r32f(&[0.5, -3.25]), 1),
+        [-3.25, 0.0, 0.0, 1.0]
+    );
+    assert_eq!(
+        decode(TexFormat::Rg32Float, &r32f(&[0.5, -3.25, 7.0, 1e-30]), 1),
+        [7.0, 1e-30, 0.0, 1.0]
+    );
+    let texels = [[0.1, 0.2, 0.3, 0.4], [5.0, -6.0, 7.5, 8.0]];
+    assert_eq!(decode(TexFormat::Rgba32Float, &rgba32f(&texels), 1), texels[1]);
+}
+
+#[test]
+fn texel_sizes() {
+    let sizes: Vec<u32> = TexFormat::ALL.iter().map(|f| f.texel_bytes()).collect();
+    assert_eq!(sizes, [1, 2, 4, 4, 4, 2, 4, 8, 4, 8, 16]);
+}

@@ -1,0 +1,374 @@
+//! A corpus case on disk: loading and checking its manifest, generating its inputs, and reading
+//! and writing its recorded outputs.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::compare::{OutputKey, OutputSpec, Outputs, Tolerance};
+use super::error::{CorpusError, Problem};
+use super::manifest::{Manifest, ScalarType, Stage, TexelFormat};
+
+/// Source file names a case directory may hold, in the order they are looked for.
+pub const SOURCE_NAMES: [&str; 4] = ["shader.comp", "shader.frag", "shader.spvasm", "shader.tgsi"];
+
+/// Largest push-constant block every Vulkan implementation must accept.
+const MAX_PUSH_BYTES: usize = 128;
+
+/// One case directory with its parsed manifest.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The directory's name, used in every report.
+    pub name: String,
+    /// The directory.
+    pub dir: PathBuf,
+    /// The parsed `case.toml`.
+    pub manifest: Manifest,
+}
+
+/// The generated inputs of a case, in manifest order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// Initial bytes of each `[[buffer]]`, same order as the manifest's buffers.
+    pub buffers: Vec<Vec<u8>>,
+    /// Push-constant bytes (empty when the case has none).
+    pub push: Vec<u8>,
+    /// Texel bytes of each `[[texture]]` (all levels; see `Texture::layout`), same order. `rgba16f`
+    /// data is already rounded to half floats.
+    pub textures: Vec<Vec<u8>>,
+}
+
+/// The corpus directory of a language (`spirv`, `tgsi`) in this source tree.
+pub fn corpus_dir(language: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(language)
+}
+
+/// Loads every case under `dir` (each subdirectory holding a `case.toml`), sorted by name.
+pub fn load_corpus(dir: &Path) -> Result<Vec<Case>, CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    let mut dirs = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.join("case.toml").is_file() {
+            dirs.push(path);
+        }
+    }
+    dirs.sort();
+    dirs.iter().map(|d| Case::load(d)).collect()
+}
+
+fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> CorpusError + '_ {
+    move |source| CorpusError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+impl Case {
+    /// Reads and validates `dir/case.toml`.
+    pub fn load(dir: &Path) -> Result<Case, CorpusError> {
+        let path = dir.join("case.toml");
+        let text = fs::read_to_string(&path).map_err(io_at(&path))?;
+        let manifest = toml::from_str(&text).map_err(|e| CorpusError::Toml {
+            path: path.clone(),
+            source: Box::new(e),
+        })?;
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let case = Case {
+            name,
+            dir: dir.to_owned(),
+            manifest,
+        };
+        case.validate()?;
+        Ok(case)
+    }
+
+    fn invalid(&self, field: impl Into<String>, problem: Problem) -> CorpusError {
+        CorpusError::Invalid {
+            case: self.name.clone(),
+            field: field.into(),
+            problem,
+        }
+    }
+
+    /// Checks the rules the schema cannot express in types (see `tests/corpus/README.md`).
+    pub fn validate(&self) -> Result<(), CorpusError> {
+        let m = &self.manifest;
+        let stage = m.stage.name();
+        match m.stage {
+            Stage::Compute => {
+                let groups = m
+                    .groups
+                    .ok_or_else(|| self.invalid("groups", Problem::RequiredForStage { stage }))?;
+                if groups.contains(&0) {
+                    return Err(self.invalid("groups", out_of_range(groups, "at least 1 each")));
+                }
+                for (field, present) in [
+                    ("size", m.size.is_some()),
+                    ("varying", !m.varyings.is_empty()),
+                    ("target", !m.targets.is_empty()),
+                ] {
+                    if present {
+                        return Err(self.invalid(field, Problem::NotForStage { stage }));
+                    }
+                }
+            }
+            Stage::Fragment => {
+                let size = m
+                    .size
+                    .ok_or_else(|| self.invalid("size", Problem::RequiredForStage { stage }))?;
+                if size.contains(&0) || size.iter().any(|s| *s > 4096) {
+                    return Err(self.invalid("size", out_of_range(size, "1 to 4096 each")));
+                }
+                if m.targets.is_empty() {
+                    return Err(self.invalid("target", Problem::RequiredForStage { stage }));
+                }
+                if m.groups.is_some() {
+                    return Err(self.invalid("groups", Problem::NotForStage { stage }));
+                }
+            }
+        }
+        self.validate_varyings()?;
+        self.validate_resources()
+    }
+
+    fn validate_varyings(&self) -> Result<(), CorpusError> {
+        let mut locations = BTreeSet::new();
+        for (i, v) in self.manifest.varyings.iter().enumerate() {
+            let field = |f: &str| format!("varying[{i}].{f}");
+            if !locations.insert(v.location) {
+                return Err(self.invalid(field("location"), duplicate("location", v.location)));
+            }
+            if !(1..=4).contains(&v.components) {
+                return Err(self.invalid(field("components"), out_of_range(v.components, "1 to 4")));
+            }
+            let n = v.components as usize;
+            for (name, list, optional) in [("base", &v.base, false), ("ddx", &v.ddx, true), ("ddy", &v.ddy, true)] {
+                if list.len() != n && !(optional && list.is_empty()) {
+                    return Err(self.invalid(
+                        field(name),
+                        Problem::Length {
+                            actual: list.len(),
+                            wanted: n,
+                        },
+                    ));
+                }
+            }
+            if v.ty != ScalarType::F32 && !v.flat {
+                return Err(self.invalid(field("flat"), Problem::IntegerNotFlat));
+            }
+        }
+        let mut targets = BTreeSet::new();
+        for (i, t) in self.manifest.targets.iter().enumerate() {
+            if !targets.insert(t.location) {
+                return Err(self.invalid(format!("target[{i}].location"), duplicate("location", t.location)));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_resources(&self) -> Result<(), CorpusError> {
+        let m = &self.manifest;
+        let mut slots = BTreeSet::new();
+        for (i, b) in m.buffers.iter().enumerate() {
+            let field = |f: &str| format!("buffer[{i}].{f}");
+            if !slots.insert((b.set, b.binding)) {
+                return Err(self.invalid(field("binding"), duplicate("binding", (b.set, b.binding))));
+            }
+            if b.size == 0 || b.size % 4 != 0 {
+                return Err(self.invalid(field("size"), out_of_range(b.size, "a positive multiple of 4")));
+            }
+            b.init.validate(b.size).map_err(|p| self.invalid(field("init"), p))?;
+        }
+        if let Some(p) = &m.push {
+            if p.size == 0 || p.size % 4 != 0 || p.size > MAX_PUSH_BYTES {
+                return Err(self.invalid("push.size", out_of_range(p.size, "a multiple of 4, 4 to 128")));
+            }
+            p.init.validate(p.size).map_err(|e| self.invalid("push.init", e))?;
+        }
+        for (i, t) in m.textures.iter().enumerate() {
+            let field = |f: &str| format!("texture[{i}].{f}");
+            if !slots.insert((t.set, t.binding)) {
+                return Err(self.invalid(field("binding"), duplicate("binding", (t.set, t.binding))));
+            }
+            if t.size.len() != t.size_entries() {
+                return Err(self.invalid(
+                    field("size"),
+                    Problem::Length {
+                        actual: t.size.len(),
+                        wanted: t.size_entries(),
+                    },
+                ));
+            }
+            if t.size.iter().any(|s| *s == 0 || *s > 4096) {
+                return Err(self.invalid(field("size"), out_of_range(format!("{:?}", t.size), "1 to 4096 each")));
+            }
+            let [w, h, d] = t.extent();
+            let largest = w.max(h).max(if t.dim == super::manifest::TextureDim::D3 { d } else { 1 });
+            let max_levels = u32::BITS - largest.leading_zeros();
+            if t.levels == 0 || t.levels > max_levels {
+                return Err(self.invalid(field("levels"), out_of_range(t.levels, "1 to the full mip chain")));
+            }
+            if (t.format == TexelFormat::D32f) != t.compare.is_some() {
+                return Err(self.invalid(
+                    field("compare"),
+                    out_of_range(format!("{:?}", t.compare), "present exactly when the format is d32f"),
+                ));
+            }
+            let bytes = if t.format == TexelFormat::Rgba16f {
+                t.total_bytes() * 2
+            } else {
+                t.total_bytes()
+            };
+            t.init.validate(bytes).map_err(|p| self.invalid(field("init"), p))?;
+        }
+        Ok(())
+    }
+
+    /// The shader source file (GLSL, SPIR-V assembly or TGSI).
+    pub fn source_file(&self) -> Result<PathBuf, CorpusError> {
+        SOURCE_NAMES
+            .iter()
+            .map(|n| self.dir.join(n))
+            .find(|p| p.is_file())
+            .ok_or_else(|| CorpusError::MissingSource {
+                case: self.name.clone(),
+                expected: "shader.comp, shader.frag, shader.spvasm, shader.tgsi",
+            })
+    }
+
+    /// The built SPIR-V module's path (it may not exist for other languages).
+    pub fn spv_file(&self) -> PathBuf {
+        self.dir.join("shader.spv")
+    }
+
+    /// Reads the built SPIR-V module as words.
+    pub fn spv_words(&self) -> Result<Vec<u32>, CorpusError> {
+        let path = self.spv_file();
+        let bytes = fs::read(&path).map_err(io_at(&path))?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// The directory of recorded outputs.
+    pub fn expected_dir(&self) -> PathBuf {
+        self.dir.join("expected")
+    }
+
+    /// Generates every input from the manifest's specs.
+    pub fn inputs(&self) -> Inputs {
+        let m = &self.manifest;
+        Inputs {
+            buffers: m.buffers.iter().map(|b| b.init.fill(b.size)).collect(),
+            push: m.push.as_ref().map(|p| p.init.fill(p.size)).unwrap_or_default(),
+            textures: m
+                .textures
+                .iter()
+                .map(|t| {
+                    if t.format == TexelFormat::Rgba16f {
+                        // Generated as f32 values, stored as the nearest half (round to even).
+                        t.init
+                            .fill(t.total_bytes() * 2)
+                            .chunks_exact(4)
+                            .flat_map(|c| {
+                                let f = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                                half::f16::from_f32(f).to_le_bytes()
+                            })
+                            .collect()
+                    } else {
+                        t.init.fill(t.total_bytes())
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// What is compared: output buffers in manifest order, then render targets.
+    pub fn output_specs(&self) -> Vec<OutputSpec> {
+        let m = &self.manifest;
+        let buffers = m.buffers.iter().filter(|b| b.output).map(|b| OutputSpec {
+            key: OutputKey::Buffer {
+                set: b.set,
+                binding: b.binding,
+            },
+            bytes: b.size,
+            elem: b.elem,
+            tolerance: b.tolerance,
+            row_pixels: None,
+        });
+        let [w, h] = m.size.unwrap_or([0, 0]);
+        let targets = m.targets.iter().map(|t| OutputSpec {
+            key: OutputKey::Target {
+                location: t.location,
+            },
+            bytes: w as usize * h as usize * 16,
+            elem: ScalarType::F32,
+            tolerance: t.tolerance,
+            row_pixels: Some(w),
+        });
+        buffers.chain(targets).collect()
+    }
+
+    /// The tolerance of one output (exact if the key is not an output of this case).
+    pub fn tolerance(&self, key: &OutputKey) -> Tolerance {
+        self.output_specs()
+            .into_iter()
+            .find(|s| s.key == *key)
+            .map(|s| s.tolerance)
+            .unwrap_or_default()
+    }
+
+    /// Reads the recorded outputs, checking each file's size against the manifest.
+    pub fn read_expected(&self) -> Result<Outputs, CorpusError> {
+        let mut outputs = Outputs::default();
+        for spec in self.output_specs() {
+            let path = self.expected_dir().join(spec.key.file_name());
+            let bytes = fs::read(&path).map_err(io_at(&path))?;
+            if bytes.len() != spec.bytes {
+                return Err(CorpusError::ExpectedSize {
+                    case: self.name.clone(),
+                    file: path,
+                    actual: bytes.len(),
+                    wanted: spec.bytes,
+                });
+            }
+            outputs.insert(spec.key, bytes);
+        }
+        Ok(outputs)
+    }
+
+    /// Writes `outputs` as the recorded outputs (only the recording tools call this).
+    pub fn write_expected(&self, outputs: &Outputs) -> Result<(), CorpusError> {
+        let dir = self.expected_dir();
+        fs::create_dir_all(&dir).map_err(io_at(&dir))?;
+        for (key, bytes) in &outputs.entries {
+            let path = dir.join(key.file_name());
+            fs::write(&path, bytes).map_err(io_at(&path))?;
+        }
+        Ok(())
+    }
+}
+
+fn out_of_range(value: impl std::fmt::Debug, allowed: &'static str) -> Problem {
+    Problem::OutOfRange {
+        value: format!("{value:?}"),
+        allowed,
+    }
+}
+
+fn duplicate(what: &'static str, at: impl std::fmt::Debug) -> Problem {
+    Problem::Duplicate {
+        what,
+        at: format!("{at:?}"),
+    }
+}
