@@ -1,1 +1,3 @@
 //! G13 backend (placeholder until the backend issue lands).
+
+pub mod isa;

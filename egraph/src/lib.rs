@@ -9,3 +9,4 @@
 
 pub mod interp;
 pub mod ir;
+pub mod opt;

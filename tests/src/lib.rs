@@ -1,1 +1,4 @@
 //! Cross-crate tests for agxc: corpora, equivalence properties and oracle comparisons.
+pub mod corpus;
+pub mod softpipe;
+pub mod lavapipe;

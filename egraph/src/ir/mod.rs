@@ -8,6 +8,8 @@
 //! - [`Builder`] appends instructions, [`verify`] checks a function, and the text form prints
 //!   with `Display` and reads back with [`parse_function`].
 
+#[cfg(any(test, feature = "arbitrary"))]
+pub mod arbitrary;
 mod builder;
 mod constant;
 mod custom;
@@ -17,10 +19,8 @@ pub(crate) mod eval;
 mod function;
 mod ops;
 mod signature;
-mod types;
-#[cfg(any(test, feature = "arbitrary"))]
-pub mod arbitrary;
 pub mod text;
+mod types;
 mod verify;
 
 pub use builder::Builder;
@@ -37,5 +37,6 @@ pub use function::{
 };
 pub use ops::{Flags, PureOp};
 pub use signature::{Class, Signature, SignatureError, Width};
+pub use text::{parse_function, FunctionDisplay, ParseError, ParseErrorKind};
 pub use types::Type;
-pub use verify::{verify, VerifyErrors};
+pub use verify::{verify, Location, VerifyError, VerifyErrorKind, VerifyErrors, MAX_NESTING};

@@ -245,7 +245,8 @@ pub struct Texture {
 
 impl Texture {
     /// Validates `desc`: extents, unused axes, square cube faces, the level limit, and that the
-    /// whole texel array fits below 2^64 from `desc.address`.
+    /// whole texel array fits the address space (its exclusive end address is at most
+    /// `u64::MAX`, so `address + len` of any texel read cannot overflow).
     pub fn new(desc: TextureDescriptor) -> Result<Self, TextureError> {
         desc.check_shape()?;
         let overflow = TextureError::LayoutOverflow {
@@ -301,13 +302,23 @@ impl Texture {
         SizeQuery { values, len }
     }
 
-    /// Byte address of texel `xyz` of `slice` at `level`; the caller guarantees all are in range,
-    /// which (with the validation in `new`) keeps the arithmetic below 2^64.
-    pub(crate) fn texel_address(&self, level: u32, slice: u64, xyz: [u32; 3]) -> u64 {
-        let [w, h, d] = self.desc.level_extent(level).map(u64::from);
+    /// Byte address of texel (0, 0, 0) of `slice` at `level`, and the level's extent; the caller
+    /// guarantees both are in range, which (with the validation in `new`) keeps every texel address
+    /// of the slice below 2^64.
+    pub(crate) fn slice_base(&self, level: u32, slice: u64) -> (u64, [u32; 3]) {
+        let extent = self.desc.level_extent(level);
+        let [w, h, d] = extent.map(u64::from);
+        let base = self.desc.address
+            + self.level_offsets[level as usize]
+            + slice * w * h * d * self.texel_bytes;
+        (base, extent)
+    }
+
+    /// Byte address of texel `xyz` in a slice starting at `base` with level extent `extent`.
+    pub(crate) fn texel_address(&self, base: u64, extent: [u32; 3], xyz: [u32; 3]) -> u64 {
+        let [w, h, _] = extent.map(u64::from);
         let [x, y, z] = xyz.map(u64::from);
-        let index = ((slice * d + z) * h + y) * w + x;
-        self.desc.address + self.level_offsets[level as usize] + index * self.texel_bytes
+        base + ((z * h + y) * w + x) * self.texel_bytes
     }
 }
 

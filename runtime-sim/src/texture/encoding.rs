@@ -1,29 +1,8 @@
 //! The binary form of texture and sampler descriptors, so a runtime can keep descriptor tables in
-//! device memory and the executor can read them the way hardware does. Both are 32 bytes,
-//! little-endian, reserved bytes zero:
-//!
-//! Texture descriptor:
-//! | bytes | field |
-//! |---|---|
-//! | 0 | `dim` code ([`TexDim::code`]) |
-//! | 1 | `format` code ([`TexFormat::code`]) |
-//! | 2..4 | reserved |
-//! | 4..8, 8..12, 12..16 | `width`, `height`, `depth` (u32) |
-//! | 16..20, 20..24 | `layers`, `levels` (u32) |
-//! | 24..32 | `address` (u64) |
-//!
-//! Sampler descriptor:
-//! | bytes | field |
-//! |---|---|
-//! | 0, 1, 2 | `min_filter`, `mag_filter`, `mip_filter` codes (the enums' discriminants) |
-//! | 3 | `compare`: 0 = none, 1 + the [`CompareOp`] discriminant |
-//! | 4, 5, 6 | `wrap` codes for u, v, w |
-//! | 7 | reserved |
-//! | 8..12, 12..16, 16..20 | `lod_bias`, `min_lod`, `max_lod` (f32) |
-//! | 20..32 | reserved |
-//!
-//! Decoding checks codes and reserved bytes only; [`super::Texture::new`] and
-//! [`SamplerDescriptor::validate`] check the values.
+//! device memory and the executor can read them the way hardware does. The byte layouts are
+//! documented on [`TEXTURE_DESCRIPTOR_BYTES`] and [`SAMPLER_DESCRIPTOR_BYTES`]. Decoding checks
+//! codes and reserved bytes only; [`super::Texture::new`] and [`SamplerDescriptor::validate`]
+//! check the values.
 
 use super::descriptor::{TexDim, TextureDescriptor};
 use super::error::TextureError;
@@ -31,9 +10,30 @@ use super::format::TexFormat;
 use super::memory::TexelMemory;
 use super::sampler::{CompareOp, Filter, MipFilter, SamplerDescriptor, Wrap};
 
-/// Size of a binary texture descriptor.
+/// Size of a binary texture descriptor ([`TextureDescriptor::to_bytes`]): 32 bytes,
+/// little-endian, reserved bytes zero.
+///
+/// | bytes | field |
+/// |---|---|
+/// | 0 | `dim` code ([`TexDim::code`]) |
+/// | 1 | `format` code ([`TexFormat::code`]) |
+/// | 2..4 | reserved |
+/// | 4..8, 8..12, 12..16 | `width`, `height`, `depth` (u32) |
+/// | 16..20, 20..24 | `layers`, `levels` (u32) |
+/// | 24..32 | `address` (u64) |
 pub const TEXTURE_DESCRIPTOR_BYTES: usize = 32;
-/// Size of a binary sampler descriptor.
+
+/// Size of a binary sampler descriptor ([`SamplerDescriptor::to_bytes`]): 32 bytes,
+/// little-endian, reserved bytes zero.
+///
+/// | bytes | field |
+/// |---|---|
+/// | 0, 1, 2 | `min_filter`, `mag_filter`, `mip_filter` codes (the enums' discriminants) |
+/// | 3 | `compare`: 0 = none, 1 + the [`CompareOp`] discriminant |
+/// | 4, 5, 6 | `wrap` codes for u, v, w (the [`Wrap`] discriminants) |
+/// | 7 | reserved |
+/// | 8..12, 12..16, 16..20 | `lod_bias`, `min_lod`, `max_lod` (f32) |
+/// | 20..32 | reserved |
 pub const SAMPLER_DESCRIPTOR_BYTES: usize = 32;
 
 const TEXTURE: &str = "texture";
@@ -52,18 +52,16 @@ fn f32_at(bytes: &[u8; 32], at: usize) -> f32 {
 fn check_reserved(
     descriptor: &'static str,
     bytes: &[u8; 32],
-    ranges: &[std::ops::Range<usize>],
+    reserved: std::ops::Range<usize>,
 ) -> Result<(), TextureError> {
-    for range in ranges {
-        for byte in range.clone() {
-            let value = bytes[byte];
-            if value != 0 {
-                return Err(TextureError::ReservedNonZero {
-                    descriptor,
-                    byte,
-                    value,
-                });
-            }
+    for byte in reserved {
+        let value = bytes[byte];
+        if value != 0 {
+            return Err(TextureError::ReservedNonZero {
+                descriptor,
+                byte,
+                value,
+            });
         }
     }
     Ok(())
@@ -118,7 +116,7 @@ impl TextureDescriptor {
 
     /// Decodes the binary form (codes and reserved bytes checked; values unchecked).
     pub fn from_bytes(bytes: &[u8; TEXTURE_DESCRIPTOR_BYTES]) -> Result<Self, TextureError> {
-        check_reserved(TEXTURE, bytes, &[2..4])?;
+        check_reserved(TEXTURE, bytes, 2..4)?;
         let mut address = [0u8; 8];
         address.copy_from_slice(&bytes[24..32]);
         Ok(TextureDescriptor {
@@ -170,16 +168,19 @@ impl SamplerDescriptor {
 
     /// Decodes the binary form (codes and reserved bytes checked; LOD values unchecked).
     pub fn from_bytes(bytes: &[u8; SAMPLER_DESCRIPTOR_BYTES]) -> Result<Self, TextureError> {
-        check_reserved(SAMPLER, bytes, &[7..8, 20..32])?;
+        check_reserved(SAMPLER, bytes, 7..8)?;
+        check_reserved(SAMPLER, bytes, 20..32)?;
         let compare = match bytes[3] {
             0 => None,
-            c => Some(code(SAMPLER, "compare", c - 1, &CompareOp::ALL).map_err(|_| {
-                TextureError::UnknownCode {
-                    descriptor: SAMPLER,
-                    field: "compare",
-                    code: c,
-                }
-            })?),
+            c => Some(
+                code(SAMPLER, "compare", c - 1, &CompareOp::ALL).map_err(|_| {
+                    TextureError::UnknownCode {
+                        descriptor: SAMPLER,
+                        field: "compare",
+                        code: c,
+                    }
+                })?,
+            ),
         };
         let mut wrap = [Wrap::Repeat; 3];
         for (axis, slot) in wrap.iter_mut().enumerate() {

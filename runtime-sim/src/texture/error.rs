@@ -54,7 +54,9 @@ pub enum TextureError {
         max: u32,
     },
     /// The texel data does not fit below 2^64.
-    #[error("texture descriptor at {address:#x}: texel data does not fit the 64-bit address space")]
+    #[error(
+        "texture descriptor at {address:#x}: texel data does not fit the 64-bit address space"
+    )]
     LayoutOverflow {
         /// The texture's base address.
         address: u64,

@@ -91,31 +91,45 @@ impl TexFormat {
 
     /// Converts one texel, stored little-endian at the start of `bytes`, to RGBA.
     pub(crate) fn decode(self, bytes: &[u8; MAX_TEXEL_BYTES]) -> [f32; 4] {
-        let mut rgba = [0.0, 0.0, 0.0, 1.0];
-        let channels = self.channels() as usize;
-        for (c, out) in rgba.iter_mut().enumerate().take(channels) {
-            *out = match self.channel_bytes() {
-                1 => self.decode_byte(c, bytes[c]),
-                2 => half::f16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]).to_f32(),
-                _ => f32::from_le_bytes([
-                    bytes[4 * c],
-                    bytes[4 * c + 1],
-                    bytes[4 * c + 2],
-                    bytes[4 * c + 3],
-                ]),
-            };
-        }
-        rgba
-    }
-
-    fn decode_byte(self, channel: usize, byte: u8) -> f32 {
+        let unorm = |c: usize| UNORM8[usize::from(bytes[c])];
+        let snorm = |c: usize| (f32::from(bytes[c] as i8) / 127.0).max(-1.0);
+        let srgb = |c: usize| srgb_to_linear(bytes[c]);
+        let half = |c: usize| half::f16::from_le_bytes([bytes[2 * c], bytes[2 * c + 1]]).to_f32();
+        let single = |c: usize| {
+            f32::from_le_bytes([
+                bytes[4 * c],
+                bytes[4 * c + 1],
+                bytes[4 * c + 2],
+                bytes[4 * c + 3],
+            ])
+        };
         match self {
-            TexFormat::Rgba8Snorm => (f32::from(byte as i8) / 127.0).max(-1.0),
-            TexFormat::Rgba8Srgb if channel < 3 => srgb_to_linear(byte),
-            _ => f32::from(byte) / 255.0,
+            TexFormat::R8Unorm => [unorm(0), 0.0, 0.0, 1.0],
+            TexFormat::Rg8Unorm => [unorm(0), unorm(1), 0.0, 1.0],
+            TexFormat::Rgba8Unorm => [unorm(0), unorm(1), unorm(2), unorm(3)],
+            TexFormat::Rgba8Srgb => [srgb(0), srgb(1), srgb(2), unorm(3)],
+            TexFormat::Rgba8Snorm => [snorm(0), snorm(1), snorm(2), snorm(3)],
+            TexFormat::R16Float => [half(0), 0.0, 0.0, 1.0],
+            TexFormat::Rg16Float => [half(0), half(1), 0.0, 1.0],
+            TexFormat::Rgba16Float => [half(0), half(1), half(2), half(3)],
+            TexFormat::R32Float => [single(0), 0.0, 0.0, 1.0],
+            TexFormat::Rg32Float => [single(0), single(1), 0.0, 1.0],
+            TexFormat::Rgba32Float => [single(0), single(1), single(2), single(3)],
         }
     }
 }
+
+/// `c / 255` for every 8-bit code, computed at compile time with the same correctly rounded f32
+/// division (a table, because the division dominated decoding time).
+static UNORM8: [f32; 256] = {
+    let mut table = [0.0f32; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = c as f32 / 255.0;
+        c += 1;
+    }
+    table
+};
 
 /// The sRGB EOTF on an 8-bit code, evaluated in f64 and rounded once to f32.
 fn srgb_to_linear(byte: u8) -> f32 {

@@ -31,7 +31,7 @@
 //! `address + level_offset(l) + (((k * depth_l + z) * height_l + y) * width_l + x) * texel_bytes`,
 //! where `level_offset(l)` is the byte size of levels `0..l`. The descriptor types also have a fixed
 //! 32-byte binary form ([`TEXTURE_DESCRIPTOR_BYTES`], [`SAMPLER_DESCRIPTOR_BYTES`]) so a runtime can
-//! keep descriptor tables in device memory (see the `encoding` module docs for the byte layout).
+//! keep descriptor tables in device memory; the byte layouts are documented on those constants.
 //!
 //! # Coordinates
 //! - [`sample`]: `coords` are normalised: (s) for 1D, (s, t) for 2D, (s, t, r) for 3D, and the
@@ -40,7 +40,8 @@
 //!   [`Lod`] are of the same components (of the direction for cube maps).
 //! - [`fetch`]: integer texel coordinates (x, y, z) for the axes the texture has; for cube maps the
 //!   third coordinate is the face index 0..6 and `layer` the cube index. Anything out of range
-//!   (coordinate, face, layer, level) reads (0, 0, 0, 0).
+//!   (coordinate, face, layer, level) reads (0, 0, 0, 0); non-arrays have one layer, so their
+//!   `layer` must be 0. Coordinates of axes the texture lacks are ignored.
 //!
 //! # Behaviour this module defines (the semantics document leaves it open)
 //! - A depth-compare sampler needs a reference value and a reference value needs a compare sampler:
@@ -56,6 +57,9 @@
 //!   weight of zero, which would turn an infinite texel into NaN).
 //! - A cube direction whose major component is ±0 picks the positive face; the all-zero direction
 //!   divides by zero and yields whatever texel the NaN coordinates select (never an error).
+//! - The sampler's `lod_bias` is added to the LOD in every mode, explicit and gradient included
+//!   (Vulkan's rule). For gradients this equals ERRATA.md's "a sampler LOD bias scales gradients by
+//!   exp2(bias)", since log2(rho * 2^b) = log2(rho) + b.
 //! - NaN or infinite coordinates never fail: float-to-integer conversion saturates, so they select
 //!   some texel or the border.
 //!

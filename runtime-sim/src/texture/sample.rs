@@ -164,24 +164,28 @@ impl Texture {
         } else {
             u64::from(layer)
         };
-        self.read_texel(mem, level, slice, xyz)
+        let (base, extent) = self.slice_base(level, slice);
+        self.read_texel(mem, self.texel_address(base, extent, xyz))
     }
 
     fn read_texel<M: TexelMemory + ?Sized>(
         &self,
         mem: &M,
-        level: u32,
-        slice: u64,
-        xyz: [u32; 3],
+        address: u64,
     ) -> Result<[f32; 4], TextureError> {
         let format = self.descriptor().format;
-        let address = self.texel_address(level, slice, xyz);
         let len = format.texel_bytes();
         let mut bytes = [0u8; MAX_TEXEL_BYTES];
         mem.read_bytes(address, &mut bytes[..len as usize])
             .map_err(|_| TextureError::Unmapped { address, len })?;
         Ok(format.decode(&bytes))
     }
+}
+
+/// One level of the sampled slice: its first byte and its extent.
+struct LevelView {
+    base: u64,
+    extent: [u32; 3],
 }
 
 /// Filters within one level; everything but the level is fixed per sample.
@@ -199,7 +203,8 @@ struct LevelSampler<'a, M: ?Sized> {
 impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
     fn sample(&self, level: u32) -> Result<[f32; 4], TextureError> {
         let axes = self.texture.descriptor().dim.axes();
-        let extent = self.texture.descriptor().level_extent(level);
+        let (base, extent) = self.texture.slice_base(level, self.slice);
+        let level = LevelView { base, extent };
         // Per axis: the two wrapped texel indices (None = border) and the weight of the second.
         let mut taps = [[Some(0u32); 2]; 3];
         let mut weights = [0.0f32; 3];
@@ -225,7 +230,7 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
         }
         if self.filter == Filter::Nearest {
             let [x, y, z] = [taps[0][0], taps[1][0], taps[2][0]];
-            return self.texel(level, x.zip(y).zip(z).map(|((x, y), z)| [x, y, z]));
+            return self.texel(&level, x.zip(y).zip(z).map(|((x, y), z)| [x, y, z]));
         }
         // Corner k holds bit a of k as its tap on axis a; reducing x first, then y, then z gives
         // Vulkan's nesting lerp(lerp(T00, T10, a), lerp(T01, T11, a), b).
@@ -233,11 +238,8 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
         let mut values = [[0.0f32; 4]; 8];
         for (k, value) in values.iter_mut().enumerate().take(corners) {
             let tap = |axis: usize| taps[axis][(k >> axis) & 1];
-            let xyz = tap(0)
-                .zip(tap(1))
-                .zip(tap(2))
-                .map(|((x, y), z)| [x, y, z]);
-            *value = self.texel(level, xyz)?;
+            let xyz = tap(0).zip(tap(1)).zip(tap(2)).map(|((x, y), z)| [x, y, z]);
+            *value = self.texel(&level, xyz)?;
         }
         let mut live = corners;
         for &weight in weights.iter().take(axes) {
@@ -250,16 +252,21 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
     }
 
     /// One texel after border replacement and depth compare.
-    fn texel(&self, level: u32, xyz: Option<[u32; 3]>) -> Result<[f32; 4], TextureError> {
+    fn texel(&self, level: &LevelView, xyz: Option<[u32; 3]>) -> Result<[f32; 4], TextureError> {
         let rgba = match xyz {
-            Some(xyz) => self
-                .texture
-                .read_texel(self.mem, level, self.slice, xyz)?,
+            Some(xyz) => {
+                let address = self.texture.texel_address(level.base, level.extent, xyz);
+                self.texture.read_texel(self.mem, address)?
+            }
             None => [0.0; 4],
         };
         Ok(match self.compare {
             Some((op, reference)) => {
-                let passed = if op.test(reference, rgba[0]) { 1.0 } else { 0.0 };
+                let passed = if op.test(reference, rgba[0]) {
+                    1.0
+                } else {
+                    0.0
+                };
                 [passed, 0.0, 0.0, 1.0]
             }
             None => rgba,

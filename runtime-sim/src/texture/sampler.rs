@@ -167,6 +167,13 @@ impl SamplerDescriptor {
 
 /// Wraps integer texel coordinate `i` into `0..size`; `None` is a border texel.
 pub(crate) fn wrap(i: i64, size: u32, mode: Wrap) -> Option<u32> {
+    // Every mode maps an in-range index to itself; most taps are in range, and skipping the
+    // 64-bit remainders below is the texture unit's largest saving.
+    if let Ok(inside) = u32::try_from(i) {
+        if inside < size {
+            return Some(inside);
+        }
+    }
     let size = i64::from(size);
     let wrapped = match mode {
         Wrap::Repeat => i.rem_euclid(size),

@@ -15,6 +15,14 @@ pub const SOURCE_NAMES: [&str; 4] = ["shader.comp", "shader.frag", "shader.spvas
 /// Largest push-constant block every Vulkan implementation must accept.
 const MAX_PUSH_BYTES: usize = 128;
 
+/// Fragment output locations: Vulkan guarantees `maxColorAttachments >= 4`; llvmpipe and G13
+/// both offer 8.
+const MAX_TARGETS: u32 = 8;
+
+/// Varying locations: `maxFragmentInputComponents >= 64` guarantees 16 vec4s; llvmpipe offers
+/// 128 components (32 locations).
+const MAX_VARYINGS: u32 = 32;
+
 /// One case directory with its parsed manifest.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -144,6 +152,9 @@ impl Case {
         let mut locations = BTreeSet::new();
         for (i, v) in self.manifest.varyings.iter().enumerate() {
             let field = |f: &str| format!("varying[{i}].{f}");
+            if v.location >= MAX_VARYINGS {
+                return Err(self.invalid(field("location"), out_of_range(v.location, "0 to 31")));
+            }
             if !locations.insert(v.location) {
                 return Err(self.invalid(field("location"), duplicate("location", v.location)));
             }
@@ -151,7 +162,11 @@ impl Case {
                 return Err(self.invalid(field("components"), out_of_range(v.components, "1 to 4")));
             }
             let n = v.components as usize;
-            for (name, list, optional) in [("base", &v.base, false), ("ddx", &v.ddx, true), ("ddy", &v.ddy, true)] {
+            for (name, list, optional) in [
+                ("base", &v.base, false),
+                ("ddx", &v.ddx, true),
+                ("ddy", &v.ddy, true),
+            ] {
                 if list.len() != n && !(optional && list.is_empty()) {
                     return Err(self.invalid(
                         field(name),
@@ -168,8 +183,17 @@ impl Case {
         }
         let mut targets = BTreeSet::new();
         for (i, t) in self.manifest.targets.iter().enumerate() {
+            if t.location >= MAX_TARGETS {
+                return Err(self.invalid(
+                    format!("target[{i}].location"),
+                    out_of_range(t.location, "0 to 7"),
+                ));
+            }
             if !targets.insert(t.location) {
-                return Err(self.invalid(format!("target[{i}].location"), duplicate("location", t.location)));
+                return Err(self.invalid(
+                    format!("target[{i}].location"),
+                    duplicate("location", t.location),
+                ));
             }
         }
         Ok(())
@@ -181,23 +205,37 @@ impl Case {
         for (i, b) in m.buffers.iter().enumerate() {
             let field = |f: &str| format!("buffer[{i}].{f}");
             if !slots.insert((b.set, b.binding)) {
-                return Err(self.invalid(field("binding"), duplicate("binding", (b.set, b.binding))));
+                return Err(
+                    self.invalid(field("binding"), duplicate("binding", (b.set, b.binding)))
+                );
             }
             if b.size == 0 || b.size % 4 != 0 {
-                return Err(self.invalid(field("size"), out_of_range(b.size, "a positive multiple of 4")));
+                return Err(self.invalid(
+                    field("size"),
+                    out_of_range(b.size, "a positive multiple of 4"),
+                ));
             }
-            b.init.validate(b.size).map_err(|p| self.invalid(field("init"), p))?;
+            b.init
+                .validate(b.size)
+                .map_err(|p| self.invalid(field("init"), p))?;
         }
         if let Some(p) = &m.push {
             if p.size == 0 || p.size % 4 != 0 || p.size > MAX_PUSH_BYTES {
-                return Err(self.invalid("push.size", out_of_range(p.size, "a multiple of 4, 4 to 128")));
+                return Err(self.invalid(
+                    "push.size",
+                    out_of_range(p.size, "a multiple of 4, 4 to 128"),
+                ));
             }
-            p.init.validate(p.size).map_err(|e| self.invalid("push.init", e))?;
+            p.init
+                .validate(p.size)
+                .map_err(|e| self.invalid("push.init", e))?;
         }
         for (i, t) in m.textures.iter().enumerate() {
             let field = |f: &str| format!("texture[{i}].{f}");
             if !slots.insert((t.set, t.binding)) {
-                return Err(self.invalid(field("binding"), duplicate("binding", (t.set, t.binding))));
+                return Err(
+                    self.invalid(field("binding"), duplicate("binding", (t.set, t.binding)))
+                );
             }
             if t.size.len() != t.size_entries() {
                 return Err(self.invalid(
@@ -209,18 +247,31 @@ impl Case {
                 ));
             }
             if t.size.iter().any(|s| *s == 0 || *s > 4096) {
-                return Err(self.invalid(field("size"), out_of_range(format!("{:?}", t.size), "1 to 4096 each")));
+                return Err(self.invalid(
+                    field("size"),
+                    out_of_range(format!("{:?}", t.size), "1 to 4096 each"),
+                ));
             }
             let [w, h, d] = t.extent();
-            let largest = w.max(h).max(if t.dim == super::manifest::TextureDim::D3 { d } else { 1 });
+            let largest = w.max(h).max(if t.dim == super::manifest::TextureDim::D3 {
+                d
+            } else {
+                1
+            });
             let max_levels = u32::BITS - largest.leading_zeros();
             if t.levels == 0 || t.levels > max_levels {
-                return Err(self.invalid(field("levels"), out_of_range(t.levels, "1 to the full mip chain")));
+                return Err(self.invalid(
+                    field("levels"),
+                    out_of_range(t.levels, "1 to the full mip chain"),
+                ));
             }
             if (t.format == TexelFormat::D32f) != t.compare.is_some() {
                 return Err(self.invalid(
                     field("compare"),
-                    out_of_range(format!("{:?}", t.compare), "present exactly when the format is d32f"),
+                    out_of_range(
+                        format!("{:?}", t.compare),
+                        "present exactly when the format is d32f",
+                    ),
                 ));
             }
             let bytes = if t.format == TexelFormat::Rgba16f {
@@ -228,7 +279,9 @@ impl Case {
             } else {
                 t.total_bytes()
             };
-            t.init.validate(bytes).map_err(|p| self.invalid(field("init"), p))?;
+            t.init
+                .validate(bytes)
+                .map_err(|p| self.invalid(field("init"), p))?;
         }
         Ok(())
     }
@@ -270,7 +323,11 @@ impl Case {
         let m = &self.manifest;
         Inputs {
             buffers: m.buffers.iter().map(|b| b.init.fill(b.size)).collect(),
-            push: m.push.as_ref().map(|p| p.init.fill(p.size)).unwrap_or_default(),
+            push: m
+                .push
+                .as_ref()
+                .map(|p| p.init.fill(p.size))
+                .unwrap_or_default(),
             textures: m
                 .textures
                 .iter()

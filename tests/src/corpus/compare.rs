@@ -61,7 +61,11 @@ impl fmt::Display for Tolerance {
         if self.abs == 0.0 && self.rel == 0.0 && self.ulp == 0 {
             return f.write_str("exact");
         }
-        write!(f, "abs {:e}, rel {:e}, ulp {}", self.abs, self.rel, self.ulp)
+        write!(
+            f,
+            "abs {:e}, rel {:e}, ulp {}",
+            self.abs, self.rel, self.ulp
+        )
     }
 }
 
@@ -364,7 +368,10 @@ mod tests {
         assert!(ulp.accepts(1.0, up2));
         assert!(!ulp.accepts(1.0, up3));
         // Across zero: the smallest denormals either side are 2 apart.
-        assert_eq!(ulp_distance(f32::from_bits(1), f32::from_bits(0x8000_0001)), 2);
+        assert_eq!(
+            ulp_distance(f32::from_bits(1), f32::from_bits(0x8000_0001)),
+            2
+        );
         assert_eq!(ulp_distance(0.0, -0.0), 0);
     }
 
@@ -387,7 +394,10 @@ mod tests {
         assert!(text.contains("case `c`"), "{text}");
         assert!(text.contains("buffer-s0-b1"), "{text}");
         assert!(text.contains("element 1"), "{text}");
-        assert!(text.contains("expected 2.0") && text.contains("got 2.5"), "{text}");
+        assert!(
+            text.contains("expected 2.0") && text.contains("got 2.5"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -395,7 +405,10 @@ mod tests {
         let s = spec(ScalarType::I32, Tolerance::default());
         let e: Vec<u8> = [0u32, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
         // -0.0 bits: as floats they would be equal, as integers they are not.
-        let a: Vec<u8> = [0u32, 0x8000_0000].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let a: Vec<u8> = [0u32, 0x8000_0000]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
         assert!(compare_output("c", &s, &e, Some(&a)).is_some());
         assert!(compare_output("c", &s, &e, Some(&e)).is_none());
         let short = compare_output("c", &s, &e, Some(&e[..4])).map(|m| m.difference);

@@ -41,7 +41,9 @@ pub enum CorpusError {
         expected: &'static str,
     },
     /// A recorded output file has a size that disagrees with the manifest.
-    #[error("case `{case}`: expected output {file} holds {actual} bytes, the manifest implies {wanted}")]
+    #[error(
+        "case `{case}`: expected output {file} holds {actual} bytes, the manifest implies {wanted}"
+    )]
     ExpectedSize {
         /// The case directory's name.
         case: String,

@@ -229,7 +229,7 @@ impl Init {
         };
         match self {
             Init::F32Uniform { min, max, .. } | Init::F32Special { min, max, .. }
-                if !(min <= max) || !min.is_finite() || !max.is_finite() =>
+                if min > max || !min.is_finite() || !max.is_finite() =>
             {
                 empty(min.to_string(), max.to_string())
             }
@@ -357,7 +357,7 @@ impl<'a> WordSequence<'a> {
         match self.init {
             Init::F32Uniform { min, max, .. } => f32_in(rng, *min, *max).to_bits(),
             Init::F32Special { min, max, .. } => {
-                if rng.next_u64() % 8 == 0 {
+                if rng.next_u64().is_multiple_of(8) {
                     SPECIAL_F32[(rng.next_u64() % SPECIAL_F32.len() as u64) as usize]
                 } else {
                     f32_in(rng, *min, *max).to_bits()
@@ -463,7 +463,9 @@ mod tests {
         let seen: std::collections::BTreeSet<u32> = words(&init.fill(400)).into_iter().collect();
         assert_eq!(
             seen,
-            [u32::MAX, 0, 1].into_iter().collect::<std::collections::BTreeSet<_>>()
+            [u32::MAX, 0, 1]
+                .into_iter()
+                .collect::<std::collections::BTreeSet<_>>()
         );
     }
 
@@ -481,7 +483,10 @@ mod tests {
             .iter()
             .filter(|&&b| (0.0..1.0).contains(&f32::from_bits(b)))
             .count();
-        assert!(normal > 800, "most values come from the range, got {normal}");
+        assert!(
+            normal > 800,
+            "most values come from the range, got {normal}"
+        );
     }
 
     #[test]

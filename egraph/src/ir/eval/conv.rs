@@ -1,10 +1,11 @@
 //! Conversions (see the module docs of `eval` for rounding and saturation).
 
+use super::round_float;
 use crate::ir::constant::Const;
 use crate::ir::types::Type;
 
 pub fn fcvt(a: &[Const], to: Type) -> Const {
-    Const::float(to, a[0].as_f64())
+    round_float(to, a[0].as_f64())
 }
 pub fn uext(a: &[Const], to: Type) -> Const {
     Const::from_bits(to, a[0].bits())
@@ -46,7 +47,7 @@ pub fn u2f(a: &[Const], to: Type) -> Const {
         Type::F32 => Const::f32(v as f32),
         // f16's range is tiny: anything >= 65520 rounds to infinity either way, and smaller
         // integers are exact in f64, so one rounding happens.
-        _ => Const::float(to, v as f64),
+        _ => round_float(to, v as f64),
     }
 }
 
@@ -54,7 +55,7 @@ pub fn s2f(a: &[Const], to: Type) -> Const {
     let v = a[0].as_i64();
     match to {
         Type::F32 => Const::f32(v as f32),
-        _ => Const::float(to, v as f64),
+        _ => round_float(to, v as f64),
     }
 }
 

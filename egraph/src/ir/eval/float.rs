@@ -1,16 +1,20 @@
 //! Float operations (see the module docs of `eval` for the reference semantics).
 
+use super::round_float;
 use crate::ir::constant::Const;
 use crate::ir::types::Type;
+// Unordered comparisons and `ne` spell out the NaN case (`partial_cmp` is `None`): rewriting
+// `x < y || x > y` as `x != y` would make `fne` true on NaN.
+use core::cmp::Ordering::{Equal, Greater, Less};
 
 fn un(args: &[Const], f: impl Fn(f64) -> f64) -> Const {
     let ty = args[0].ty();
-    Const::float(ty, f(args[0].as_f64()))
+    round_float(ty, f(args[0].as_f64()))
 }
 
 fn bin(args: &[Const], f: impl Fn(f64, f64) -> f64) -> Const {
     let ty = args[0].ty();
-    Const::float(ty, f(args[0].as_f64(), args[1].as_f64()))
+    round_float(ty, f(args[0].as_f64(), args[1].as_f64()))
 }
 
 fn cmp(args: &[Const], f: impl Fn(f64, f64) -> bool) -> Const {
@@ -37,7 +41,33 @@ pub fn div(a: &[Const], _: Type) -> Const {
 pub fn fma(a: &[Const], _: Type) -> Const {
     match a[0].ty() {
         Type::F32 => Const::f32(a[0].as_f32().mul_add(a[1].as_f32(), a[2].as_f32())),
-        ty => Const::float(ty, a[0].as_f64().mul_add(a[1].as_f64(), a[2].as_f64())),
+        ty => round_float(
+            ty,
+            fma_f16_in_f64(a[0].as_f64(), a[1].as_f64(), a[2].as_f64()),
+        ),
+    }
+}
+
+/// `x * y + z` for binary16 operands as an f64 that rounds to binary16 exactly as the exact
+/// result would. The product of two f16 significands has 22 bits, so `x * y` is exact in f64; the
+/// sum may not be, and rounding it to f64 can land exactly on an f16 halfway point that the exact
+/// value is not on (anywhere else the f64 sum and the exact value round alike: halfway points are
+/// f64 numbers, so none lies strictly between the two). Two-sum gives the exact rounding error;
+/// on a halfway point the sum is moved one f64 step toward the exact value.
+fn fma_f16_in_f64(x: f64, y: f64, z: f64) -> f64 {
+    let p = x * y;
+    let s = p + z;
+    let b = s - p;
+    let err = (p - (s - b)) + (z - b);
+    if !s.is_finite() || err == 0.0 || err.is_nan() {
+        return s;
+    }
+    let on_halfway_point =
+        round_float(Type::F16, s.next_down()) != round_float(Type::F16, s.next_up());
+    match (on_halfway_point, err > 0.0) {
+        (false, _) => s,
+        (true, true) => s.next_up(),
+        (true, false) => s.next_down(),
     }
 }
 
@@ -57,7 +87,7 @@ pub fn sat(a: &[Const], _: Type) -> Const {
     if x.is_nan() || x <= 0.0 {
         Const::zero(ty)
     } else if x >= 1.0 {
-        Const::float(ty, 1.0)
+        round_float(ty, 1.0)
     } else {
         a[0]
     }
@@ -72,11 +102,7 @@ fn pick(a: &[Const], want_smaller: bool) -> Const {
     if y.is_nan() {
         return a[0];
     }
-    let x_smaller = if x == y {
-        x.is_sign_negative()
-    } else {
-        x < y
-    };
+    let x_smaller = if x == y { x.is_sign_negative() } else { x < y };
     if x_smaller == want_smaller {
         a[0]
     } else {
@@ -138,7 +164,7 @@ pub fn eq(a: &[Const], _: Type) -> Const {
     cmp(a, |x, y| x == y)
 }
 pub fn ne(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| x < y || x > y)
+    cmp(a, |x, y| matches!(x.partial_cmp(&y), Some(Less | Greater)))
 }
 pub fn lt(a: &[Const], _: Type) -> Const {
     cmp(a, |x, y| x < y)
@@ -153,20 +179,22 @@ pub fn ge(a: &[Const], _: Type) -> Const {
     cmp(a, |x, y| x >= y)
 }
 pub fn equ(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| !(x < y || x > y))
+    cmp(a, |x, y| !matches!(x.partial_cmp(&y), Some(Less | Greater)))
 }
 pub fn neu(a: &[Const], _: Type) -> Const {
     cmp(a, |x, y| x != y)
 }
 pub fn ltu(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| !(x >= y))
+    cmp(a, |x, y| {
+        !matches!(x.partial_cmp(&y), Some(Greater | Equal))
+    })
 }
 pub fn leu(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| !(x > y))
+    cmp(a, |x, y| !matches!(x.partial_cmp(&y), Some(Greater)))
 }
 pub fn gtu(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| !(x <= y))
+    cmp(a, |x, y| !matches!(x.partial_cmp(&y), Some(Less | Equal)))
 }
 pub fn geu(a: &[Const], _: Type) -> Const {
-    cmp(a, |x, y| !(x < y))
+    cmp(a, |x, y| !matches!(x.partial_cmp(&y), Some(Less)))
 }

@@ -34,7 +34,7 @@ pub fn smulhi(a: &[Const], _: Type) -> Const {
     sbin(a, |x, y, w| ((x as i128 * y as i128) >> w) as i64)
 }
 pub fn udiv(a: &[Const], _: Type) -> Const {
-    bin(a, |x, y, _| if y == 0 { u64::MAX } else { x / y })
+    bin(a, |x, y, _| x.checked_div(y).unwrap_or(u64::MAX))
 }
 pub fn urem(a: &[Const], _: Type) -> Const {
     bin(a, |x, y, _| if y == 0 { x } else { x % y })

@@ -13,7 +13,11 @@ fn decode(format: TexFormat, bytes: &[u8], x: i32) -> [f32; 4] {
 #[test]
 fn unorm8_is_code_over_255_with_missing_components_0_0_1() {
     // Tolerance 1e-7: c/255 is one correctly rounded f32 division.
-    assert_rgba(decode(TexFormat::R8Unorm, &[51], 0), [0.2, 0.0, 0.0, 1.0], 1e-7);
+    assert_rgba(
+        decode(TexFormat::R8Unorm, &[51], 0),
+        [0.2, 0.0, 0.0, 1.0],
+        1e-7,
+    );
     assert_rgba(
         decode(TexFormat::Rg8Unorm, &[0, 0, 255, 128], 1),
         [1.0, 128.0 / 255.0, 0.0, 1.0],
@@ -49,12 +53,12 @@ fn srgb8_decodes_rgb_and_leaves_alpha_linear() {
 
 #[test]
 fn half_floats_convert_exactly_keeping_denormals() {
-    // 0x3C00 = 1, 0xC000 = -2, 0x3555 = 0x155/0x400 * 2^-2 + 2^-2 = 0.333251953125,
+    // 0x3C00 = 1, 0xC000 = -2, 0x3555 = (1 + 0x155 / 0x400) * 2^-2 = 0.25 + 341 / 4096,
     // 0x0001 = 2^-24 (denormal), 0x7C00 = +inf. Exact.
     let halves: [u16; 4] = [0x3C00, 0xC000, 0x3555, 0x0001];
     let bytes: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
     let rgba = decode(TexFormat::Rgba16Float, &bytes, 0);
-    assert_eq!(rgba, [1.0, -2.0, 0.333_251_953_125, 2f32.powi(-24)]);
+    assert_eq!(rgba, [1.0, -2.0, 0.25 + 341.0 / 4096.0, 2f32.powi(-24)]);
     let rg = decode(TexFormat::Rg16Float, &[0x00, 0x7C, 0x00, 0x3C], 0);
     assert_eq!(rg, [f32::INFINITY, 1.0, 0.0, 1.0]);
     let r = decode(TexFormat::R16Float, &[0x00, 0x3C, 0x00, 0xC0], 1);
@@ -72,7 +76,10 @@ fn float32_formats_pass_bits_through() {
         [7.0, 1e-30, 0.0, 1.0]
     );
     let texels = [[0.1, 0.2, 0.3, 0.4], [5.0, -6.0, 7.5, 8.0]];
-    assert_eq!(decode(TexFormat::Rgba32Float, &rgba32f(&texels), 1), texels[1]);
+    assert_eq!(
+        decode(TexFormat::Rgba32Float, &rgba32f(&texels), 1),
+        texels[1]
+    );
 }
 
 #[test]

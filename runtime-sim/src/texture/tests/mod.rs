@@ -16,7 +16,11 @@ const BASE: u64 = 0x42_0000_0000;
 
 /// Little-endian RGBA32F texels.
 fn rgba32f(texels: &[[f32; 4]]) -> Vec<u8> {
-    texels.iter().flatten().flat_map(|c| c.to_le_bytes()).collect()
+    texels
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect()
 }
 
 /// Little-endian R32F texels.

@@ -1,0 +1,213 @@
+//! Memory, stack and fragment I/O encodings (document section "Memory and Stack
+//! Instructions"). The document draws the fields but leaves their operands `TODO()`; the
+//! operand meanings are the simulator's (`agxc-runtime-sim`, `decode::memory` docs): register
+//! runs are a first half and a 32-bit flag, one register per set bit of the mask.
+
+use super::bits::{Bits, Length};
+use super::error::EncodeErrorKind;
+use super::operand::{half16, reg32, run, At, Result};
+use super::Encoded;
+use crate::isa::{
+    DeviceAccess, MemBase, MemFormat, MemOffset, PReg, RegClass, StackAccess, TgAccess, TgBase,
+    TgOffset,
+};
+
+/// A 4-bit mask that is not empty.
+fn mask(at: At, mask: u8) -> Result<u32> {
+    at.range("mask", i64::from(mask), 1, 15)
+}
+
+/// `ld_tile`/`st_tile`: `? D Dt load 001001`, `???? F ????????`, `???????? mask u0 rt`,
+/// `?? Dx ????????????`: the colour registers as an `ALUDst` (`D` 14:9, `Dt` 8:7, `Dx` 61:60),
+/// `F` 27:24, `rt` 34:32, `mask` 39:36; always 8 bytes.
+pub(super) fn st_tile(
+    at: At,
+    src: PReg,
+    rt: u8,
+    mask_value: u8,
+    format: MemFormat,
+) -> Result<Encoded> {
+    let m = mask(at, mask_value)?;
+    let (half, is32) = run(at, "src", src, m.count_ones())?;
+    let mut b = Bits::new(0b001001);
+    b.set_field(9..15, half & 0x3f);
+    b.set_field(60..62, half >> 6);
+    b.set_field(7..9, u32::from(is32) << 1);
+    b.set_field(24..28, format.code());
+    b.set_field(32..35, at.range("rt", i64::from(rt), 0, 7)?);
+    b.set_field(36..40, m);
+    Ok(b.finish(Length::Fixed(8)))
+}
+
+/// `ld_var`: `L D Dt perspective 100001`, `mask ???????? index`, 16 unknown bits,
+/// `?? Dx ????????????`: `index` 19:16, `mask` 31:28, `Dx` 61:60; 4 bytes short, 8 long.
+pub(super) fn ld_var(
+    at: At,
+    dst: PReg,
+    index: u8,
+    mask_value: u8,
+    perspective: bool,
+) -> Result<Encoded> {
+    let m = mask(at, mask_value)?;
+    let (half, is32) = run(at, "dst", dst, m.count_ones())?;
+    let mut b = Bits::new(0b100001);
+    b.set_bit(6, perspective);
+    b.set_field(7..9, u32::from(is32) << 1);
+    b.set_field(9..15, half & 0x3f);
+    b.set_field(60..62, half >> 6);
+    b.set_field(16..20, at.range("index", i64::from(index), 0, 15)?);
+    b.set_field(28..32, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 15,
+        short: 4,
+        long: 8,
+    }))
+}
+
+/// The data run `R` (15:10), `Rx` (41:40), `Rt` (49) shared by the device and stack forms.
+fn put_data(b: &mut Bits, half: u32, is32: bool) {
+    b.set_field(10..16, half & 0x3f);
+    b.set_field(40..42, half >> 6);
+    b.set_bit(49, is32);
+}
+
+/// The offset `Ox:Oh:Ol` (63:56, 35:32, 23:20) and its type `Ot` (24) of the device and stack
+/// forms (`MemoryIndex`): `Ot = 1` a signed 16-bit immediate, `Ot = 0` a 32-bit register by
+/// its first half (below 0x100). Returns whether a register offset is signed.
+fn put_offset(at: At, b: &mut Bits, offset: &MemOffset<PReg>) -> Result<Option<bool>> {
+    let (value, signed) = match *offset {
+        MemOffset::Imm(v) => {
+            b.set_bit(24, true);
+            (u32::from(v as u16), None)
+        }
+        MemOffset::Reg { reg, signed } => (reg32(at, "offset", reg)?, Some(signed)),
+    };
+    b.set_field(20..24, value & 0xf);
+    b.set_field(32..36, (value >> 4) & 0xf);
+    b.set_field(56..64, value >> 8);
+    Ok(signed)
+}
+
+/// `device_load` (`R F 0000101`) / `device_store` (`R F 1000101`): `? u2 ?? At ? Ou Ot Ol Al`,
+/// `L ??? s Rx Ah Oh`, `Ox mask ?? Rt Fx`: format `Fx:F` (48, 9:7), base `Ah:Al` (39:36, 19:16)
+/// with `At` (27) set for a uniform, `Ou` (25) zero-extends a register offset, `s` 43:42,
+/// wait slot `u2` (30, ERRATA.md), `mask` 55:52; 6 bytes short, 8 long (`L` = bit 47), so any
+/// non-empty mask needs the long form.
+pub(super) fn device(at: At, store: bool, a: &DeviceAccess<PReg>) -> Result<Encoded> {
+    let m = mask(at, a.mask)?;
+    let (half, is32) = run(at, "data", a.data, a.format.register_count(a.mask))?;
+    if a.format == MemFormat::I32 && !is32 {
+        return Err(at.not_encodable("data", "the i32 format needs 32-bit registers"));
+    }
+    let mut b = Bits::new(if store { 0b1000101 } else { 0b0000101 });
+    put_data(&mut b, half, is32);
+    b.set_field(7..10, a.format.code() & 0b111);
+    b.set_field(48..49, a.format.code() >> 3);
+    let base = match a.base {
+        MemBase::Uniform(n) => {
+            if n > 127 {
+                let kind = EncodeErrorKind::UniformOutOfRange {
+                    value: u32::from(n),
+                    max: 127,
+                };
+                return Err(at.err("base", kind));
+            }
+            b.set_bit(27, true);
+            2 * u32::from(n)
+        }
+        MemBase::Reg(reg) => {
+            at.check_reg("base", reg)?;
+            if reg.class != RegClass::R64 {
+                let kind = EncodeErrorKind::WrongClass {
+                    expected: "a 64-bit register pair",
+                    found: reg.class,
+                };
+                return Err(at.err("base", kind));
+            }
+            u32::from(reg.half)
+        }
+    };
+    b.set_field(16..20, base & 0xf);
+    b.set_field(36..40, base >> 4);
+    if let Some(signed) = put_offset(at, &mut b, &a.offset)? {
+        b.set_bit(25, !signed);
+    }
+    b.set_field(42..44, at.range("shift", i64::from(a.shift), 0, 2)?);
+    b.set_field(30..31, at.range("slot", i64::from(a.slot), 0, 1)?);
+    b.set_field(52..56, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 47,
+        short: 6,
+        long: 8,
+    }))
+}
+
+/// `stack_load` (`R F 00110101`) / `stack_store` (`R F 10110101`):
+/// `? i6 ??? i1 ? Ot Ol 0000`, `L i5 ?? Rx ? i2 Oh`, `Ox mask Fx Rt ?`: format `Fx:F`
+/// (51:50, 9:8), `mask` 55:52; the register offset is always sign-extended (no `Ou` bit).
+pub(super) fn stack(at: At, store: bool, a: &StackAccess<PReg>) -> Result<Encoded> {
+    let m = mask(at, a.mask)?;
+    let (half, is32) = run(at, "data", a.data, m.count_ones())?;
+    let mut b = Bits::new(if store { 0b10110101 } else { 0b00110101 });
+    put_data(&mut b, half, is32);
+    b.set_field(8..10, a.format.code() & 0b11);
+    b.set_field(50..52, a.format.code() >> 2);
+    if put_offset(at, &mut b, &a.offset)? == Some(false) {
+        return Err(at.not_encodable("offset", "stack offsets are always sign-extended"));
+    }
+    b.set_field(52..56, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 47,
+        short: 6,
+        long: 8,
+    }))
+}
+
+/// `threadgroup_load` (`L R Rt ? 11 ? 1001`) / `threadgroup_store` (`... 01 ...`):
+/// `mask ? Ot O F At A`, `?? Rx Ax Ox ????????`: data `Rx:R` (61:60, 14:9) with `Rt` (8),
+/// base `Ax:A` (59:58, 21:16) of type `At` (23:22: 0 register, 1 uniform, 3 uniform + 256,
+/// 2 immediate), format `F` 27:24, index `Ox:O` (57:48, 33:28) with `Ot` (34) set for an
+/// immediate, `mask` 39:36; 6 bytes short, 8 long.
+pub(super) fn threadgroup(at: At, store: bool, a: &TgAccess<PReg>) -> Result<Encoded> {
+    let m = mask(at, a.mask)?;
+    let (half, is32) = run(at, "data", a.data, m.count_ones())?;
+    if a.format.is_bit_packed() {
+        return Err(at.not_encodable("format", "threadgroup memory takes no bit-packed format"));
+    }
+    let mut b = Bits::new(if store { 0b0010_1001 } else { 0b0110_1001 });
+    b.set_bit(8, is32);
+    b.set_field(9..15, half & 0x3f);
+    b.set_field(60..62, half >> 6);
+    let (base, ty) = match a.base {
+        TgBase::Reg(reg) => (half16(at, "base", reg)?, 0),
+        TgBase::Uniform(h) if h < 256 => (u32::from(h), 1),
+        TgBase::Uniform(h) if h < 512 => (u32::from(h) - 256, 3),
+        TgBase::Uniform(h) => {
+            let kind = EncodeErrorKind::UniformOutOfRange {
+                value: u32::from(h),
+                max: 511,
+            };
+            return Err(at.err("base", kind));
+        }
+        TgBase::Imm(v) => (u32::from(v), 2),
+    };
+    b.set_field(16..22, base & 0x3f);
+    b.set_field(58..60, base >> 6);
+    b.set_field(22..24, ty);
+    b.set_field(24..28, a.format.code());
+    let offset = match a.offset {
+        TgOffset::Imm(v) => {
+            b.set_bit(34, true);
+            u32::from(v as u16)
+        }
+        TgOffset::Reg(reg) => half16(at, "offset", reg)?,
+    };
+    b.set_field(28..34, offset & 0x3f);
+    b.set_field(48..58, offset >> 6);
+    b.set_field(36..40, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 15,
+        short: 6,
+        long: 8,
+    }))
+}

@@ -1,0 +1,172 @@
+//! The encoder: [`Instr<PReg>`](crate::isa::Instr) to G13 machine code bytes.
+//!
+//! One function per instruction form sets the form's named bit ranges (Mesa NAK style,
+//! `set_field(16..22, a)`), with bit positions read from the document's diagrams
+//! (`seeds/001_9be1231add6061e8.txt`, "Instructions") and ERRATA.md. Forms with an `L` bit
+//! are emitted short when every bit of the omitted bytes is zero and long otherwise: a
+//! register operand past r31 (its 2-bit extension), a 32-bit `C` source of `fmadd`, a
+//! non-empty device mask, and the like all land in the long part. Operands that cannot be
+//! encoded (register out of range, misaligned, of the wrong class or count, immediate too
+//! large, undefined combination) are reported as an [`EncodeError`]; nothing here panics on an
+//! instruction value.
+//!
+//! ERRATA.md says "a 32-bit register operand forces the long form on ALU instructions". Read
+//! literally that contradicts its own reference encoding `0a0142a2` (`sin_pt_1 r0, r1`, short,
+//! with 32-bit operands); the rule that reproduces every reference encoding, and the one used
+//! here, is the document's: the short form when the omitted bytes would be zero. A 32-bit `C`
+//! source of `fmadd` is such a case (its type's size bit is bit 49).
+//!
+//! [`Assembler`] lays out a sequence of instructions with symbolic labels and patches the
+//! pc-relative jump offsets: the final emission step.
+
+mod alu;
+mod bits;
+mod control;
+mod error;
+mod float;
+mod layout;
+mod memory;
+mod operand;
+mod texture;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{AssembleError, EncodeError, EncodeErrorKind};
+pub use layout::{Assembled, Assembler};
+
+use crate::isa::{Instr, PReg};
+use operand::At;
+
+/// The bytes of one encoded instruction (2 to 12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Encoded {
+    bytes: [u8; 12],
+    len: u8,
+}
+
+impl Encoded {
+    /// The instruction's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Always false: every instruction has at least two bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Encodes one instruction. Jump and call targets must be [`JumpTarget::Offset`]s (the
+/// [`Assembler`] resolves labels).
+///
+/// [`JumpTarget::Offset`]: crate::isa::JumpTarget::Offset
+pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
+    let at = At {
+        mnemonic: instr.mnemonic(),
+    };
+    use crate::isa::Instr::*;
+    match instr {
+        MovImm { dst, imm } => alu::mov_imm(at, dst, *imm),
+        GetSr { dst, sr } => alu::get_sr(at, dst, *sr),
+        Iadd {
+            dst,
+            a,
+            b,
+            neg_b,
+            shift,
+            sat,
+        } => alu::iadd(at, dst, a, b, *neg_b, *shift, *sat),
+        Imadd {
+            dst,
+            a,
+            b,
+            c,
+            neg_c,
+            shift,
+            sat,
+        } => alu::imadd(at, dst, a, b, c, *neg_c, *shift, *sat),
+        Convert {
+            dst,
+            src,
+            mode,
+            round,
+        } => alu::convert(at, dst, src, *mode, *round),
+        BitUnary { op, dst, a } => alu::bit_unary(at, *op, dst, a),
+        Bitfield {
+            op,
+            dst,
+            a,
+            b,
+            c,
+            mask_bits,
+        } => alu::bitfield(at, *op, dst, a, b, c, *mask_bits),
+        Asr { high, dst, a, b } => alu::asr(at, *high, dst, a, b),
+        Bitop { dst, a, b, table } => alu::bitop(at, dst, a, b, *table),
+        Fmadd {
+            prec,
+            dst,
+            sat,
+            a,
+            b,
+            c,
+        } => float::fmadd(at, *prec, dst, *sat, a, b, c),
+        Fadd {
+            prec,
+            dst,
+            sat,
+            a,
+            b,
+        } => float::fadd_fmul(at, false, *prec, dst, *sat, a, b),
+        Fmul {
+            prec,
+            dst,
+            sat,
+            a,
+            b,
+        } => float::fadd_fmul(at, true, *prec, dst, *sat, a, b),
+        FUnary { op, dst, sat, a } => float::funary(at, *op, dst, *sat, a),
+        Stop => Ok(control::stop()),
+        Trap => Ok(control::trap()),
+        JmpExecAny { target } => control::jump(at, 0xc000, *target),
+        JmpExecNone { target } => control::jump(at, 0xc020, *target),
+        Call { target } => control::jump(at, 0xc010, *target),
+        Ret { reg } => control::ret(at, *reg),
+        PopExec { n, cache } => control::pop_exec(at, *n, *cache),
+        ExecStack {
+            op,
+            cmp,
+            invert,
+            n,
+            cache,
+        } => control::exec_stack(at, *op, cmp, *invert, *n, *cache),
+        Select { dst, cmp, x, y } => alu::select(at, dst, cmp, x, y),
+        Wait { slot } => control::wait(at, *slot),
+        ThreadgroupBarrier => Ok(control::barrier()),
+        StTile {
+            src,
+            rt,
+            mask,
+            format,
+        } => memory::st_tile(at, *src, *rt, *mask, *format),
+        LdVar {
+            dst,
+            index,
+            mask,
+            perspective,
+        } => memory::ld_var(at, *dst, *index, *mask, *perspective),
+        DeviceLoad(a) => memory::device(at, false, a),
+        DeviceStore(a) => memory::device(at, true, a),
+        StackLoad(a) => memory::stack(at, false, a),
+        StackStore(a) => memory::stack(at, true, a),
+        ThreadgroupLoad(a) => memory::threadgroup(at, false, a),
+        ThreadgroupStore(a) => memory::threadgroup(at, true, a),
+        TextureSample(t) => texture::texture(at, false, t),
+        TextureLoad(t) => texture::texture(at, true, t),
+    }
+}

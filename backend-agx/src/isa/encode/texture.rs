@@ -1,0 +1,99 @@
+//! `texture_sample` and `texture_load` (document section "Memory and Stack Instructions";
+//! the operands are the simulator's definitions, `agxc-runtime-sim` `decode::texture` docs,
+//! and ERRATA.md's LOD modes).
+//!
+//! Layout: `L R Rt op`, `q2 D q1 Ct C`, `q3 n Tt T`, `q5 St S lod mask`,
+//! `Ox Sx Ot q6 O Tx Dx Cx Rx q4 U`; 8 bytes short, 12 long. Every register operand's 2-bit
+//! extension is in the long part, so registers past r31 (halves past 63) need the long form.
+
+use super::bits::{Bits, Length};
+use super::error::EncodeErrorKind;
+use super::operand::{half16, run, run32, At, Result};
+use super::Encoded;
+use crate::isa::{Lod, PReg, TexIndex, TexOp};
+
+/// Writes a 6-bit field and its 2-bit extension.
+fn put8(b: &mut Bits, low: std::ops::Range<u32>, ext: std::ops::Range<u32>, value: u32) {
+    b.set_field(low, value & 0x3f);
+    b.set_field(ext, value >> 6);
+}
+
+/// A texture or sampler slot: (value, 1 if a 16-bit register).
+fn index(at: At, operand: &'static str, i: &TexIndex<PReg>) -> Result<(u32, u32)> {
+    match *i {
+        TexIndex::Imm(v) => Ok((u32::from(v), 0)),
+        TexIndex::Reg(r) => Ok((half16(at, operand, r)?, 1)),
+    }
+}
+
+/// Encodes a texture instruction; `load` selects `texture_load` (opcode `01110001`) over
+/// `texture_sample` (`00110001`).
+pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
+    let mask = at.range("mask", i64::from(t.mask), 1, 15)?;
+    let mut b = Bits::new(if load { 0b01110001 } else { 0b00110001 });
+
+    let (half, is32) = run(at, "dst", t.dst, mask.count_ones())?;
+    b.set_bit(8, is32);
+    put8(&mut b, 9..15, 72..74, half);
+
+    let coords = run32(at, "coords", t.coords, t.dim.coord_count())?;
+    put8(&mut b, 16..22, 74..76, coords);
+    b.set_bit(22, t.coords_discard);
+
+    if load && !matches!(t.lod, Lod::Auto | Lod::LodReg(_) | Lod::LodUniform(_)) {
+        return Err(at.not_encodable(
+            "lod",
+            "texture_load takes only an automatic or explicit LOD",
+        ));
+    }
+    let lod = match t.lod {
+        Lod::Auto => 0,
+        Lod::BiasUniform(n) | Lod::LodUniform(n) | Lod::BiasMinUniform(n) => {
+            if n > 127 {
+                let kind = EncodeErrorKind::UniformOutOfRange {
+                    value: u32::from(n),
+                    max: 127,
+                };
+                return Err(at.err("lod", kind));
+            }
+            2 * u32::from(n)
+        }
+        Lod::Gradient(r)
+        | Lod::BiasReg(r)
+        | Lod::LodReg(r)
+        | Lod::GradientMin(r)
+        | Lod::BiasMinReg(r) => run32(at, "lod", r, t.lod.register_count(t.dim))?,
+    };
+    put8(&mut b, 24..30, 76..78, lod);
+    b.set_field(52..56, t.lod.code());
+
+    let (tex, tex_reg) = index(at, "texture", &t.texture)?;
+    put8(&mut b, 32..38, 78..80, tex);
+    b.set_field(38..40, tex_reg);
+    let (samp, samp_reg) = index(at, "sampler", &t.sampler)?;
+    put8(&mut b, 56..62, 92..94, samp);
+    b.set_bit(62, samp_reg == 1);
+
+    b.set_field(40..43, t.dim.code());
+    b.set_field(48..52, mask);
+    b.set_field(63..64, at.range("slot", i64::from(t.slot), 0, 1)?);
+
+    if let Some(extra) = &t.extra {
+        if load && extra.compare {
+            return Err(at.not_encodable("extra", "texture_load takes no compare reference"));
+        }
+        let count = u32::from(extra.compare) + u32::from(extra.offset);
+        if count == 0 {
+            return Err(at.not_encodable("extra", "extra registers without compare or offset"));
+        }
+        let first = run32(at, "extra", extra.regs, count)?;
+        put8(&mut b, 80..86, 94..96, first);
+        b.set_bit(23, extra.compare);
+        b.set_bit(91, extra.offset);
+    }
+    Ok(b.finish(Length::LongBit {
+        bit: 15,
+        short: 8,
+        long: 12,
+    }))
+}

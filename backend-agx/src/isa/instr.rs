@@ -1,0 +1,716 @@
+//! The machine instruction type, generic over the register operand.
+//!
+//! [`Instr<R>`] is one G13 instruction with its operands resolved into typed form. Instruction
+//! selection builds `Instr<VReg>` over virtual registers (any type implementing
+//! [`RegUnits`](super::RegUnits)); register allocation maps it to `Instr<PReg>` with
+//! [`Instr::map_regs`]; the encoder and the disassembly printer take `Instr<PReg>`.
+//!
+//! Operand widths come from the register operands themselves (a 16-bit half, a 32-bit register,
+//! a 64-bit pair, a run of registers), not from the opcode, because G13 ALU instructions take
+//! 16- and 32-bit operands in the same encoding. Registers an instruction uses implicitly
+//! (`r0l` of the execution-mask stack instructions, the link register `r1` of `call`) are not
+//! operands; see [`Instr::implicit_regs`].
+
+use super::mem::{DeviceAccess, StackAccess, TexOp, TgAccess};
+use super::operand::{Cmp, Dst, FSrc, IntSrc, JumpTarget, SpecialReg, Src};
+use super::ops::{BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
+use super::PReg;
+
+/// One G13 machine instruction over register type `R`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Instr<R> {
+    /// `mov_imm`: broadcast an immediate. A 16-bit destination takes the 16-bit form (`imm`
+    /// at most 0xffff), a 32-bit destination the 32-bit form.
+    MovImm {
+        /// Destination (16 or 32 bits).
+        dst: Dst<R>,
+        /// The value.
+        imm: u32,
+    },
+    /// `get_sr`: read a special register.
+    GetSr {
+        /// Destination.
+        dst: Dst<R>,
+        /// Which special register.
+        sr: SpecialReg,
+    },
+    /// `iadd`: `dst = a + (neg_b ? -b : b) << shift`, saturating if `sat` and `shift == 0`.
+    Iadd {
+        /// Destination (16, 32 or 64 bits).
+        dst: Dst<R>,
+        /// First addend.
+        a: IntSrc<R>,
+        /// Second addend (negated, shifted).
+        b: IntSrc<R>,
+        /// Subtract `b`.
+        neg_b: bool,
+        /// Left shift of `b`, 0..=4.
+        shift: u8,
+        /// Saturate (only with `shift == 0` and operands of at most 32 bits).
+        sat: bool,
+    },
+    /// `imadd`: `dst = a * b + ((neg_c ? -c : c) << shift)`.
+    Imadd {
+        /// Destination (16, 32 or 64 bits).
+        dst: Dst<R>,
+        /// Multiplicand (at most 32 bits).
+        a: IntSrc<R>,
+        /// Multiplier (at most 32 bits).
+        b: IntSrc<R>,
+        /// Addend (negated, shifted; up to 64 bits).
+        c: IntSrc<R>,
+        /// Subtract `c`.
+        neg_c: bool,
+        /// Left shift of `c`, 0..=4.
+        shift: u8,
+        /// Saturate.
+        sat: bool,
+    },
+    /// `convert`: integer/float conversion.
+    Convert {
+        /// Destination.
+        dst: Dst<R>,
+        /// Source.
+        src: Src<R>,
+        /// Conversion.
+        mode: ConvertMode,
+        /// Rounding.
+        round: Round,
+    },
+    /// `bitrev`, `popcount`, `ffs`.
+    BitUnary {
+        /// Which operation.
+        op: BitUnaryOp,
+        /// Destination.
+        dst: Dst<R>,
+        /// Source.
+        a: Src<R>,
+    },
+    /// `bfi`, `bfeil`, `extr`, `shlhi`, `shrhi`: `c` is the shift amount, `mask_bits` the field
+    /// width (0 = 32 bits).
+    Bitfield {
+        /// Which operation.
+        op: BitfieldOp,
+        /// Destination.
+        dst: Dst<R>,
+        /// Base value.
+        a: Src<R>,
+        /// Inserted or shifted value.
+        b: Src<R>,
+        /// Shift amount (low 7 bits used).
+        c: Src<R>,
+        /// Field width in bits, 0..=31 (0 means all 32).
+        mask_bits: u8,
+    },
+    /// `asr` (`high = false`) and `asrh`: arithmetic shift right of `a` by `b`.
+    Asr {
+        /// `asrh`: shift the sign-extended value placed in the high word.
+        high: bool,
+        /// Destination.
+        dst: Dst<R>,
+        /// Value.
+        a: Src<R>,
+        /// Shift amount.
+        b: Src<R>,
+    },
+    /// `bitop`: any two-input bitwise function given by a truth table (see
+    /// [`bitop`](super::ops::bitop)).
+    Bitop {
+        /// Destination.
+        dst: Dst<R>,
+        /// First input.
+        a: Src<R>,
+        /// Second input.
+        b: Src<R>,
+        /// Truth table, 4 bits.
+        table: u8,
+    },
+    /// `fmadd32`/`fmadd16`: fused `a * b + c`.
+    Fmadd {
+        /// Precision of the operation.
+        prec: Precision,
+        /// Destination.
+        dst: Dst<R>,
+        /// Saturate the result to [0, 1].
+        sat: bool,
+        /// Multiplicand.
+        a: FSrc<R>,
+        /// Multiplier.
+        b: FSrc<R>,
+        /// Addend.
+        c: FSrc<R>,
+    },
+    /// `fadd32`/`fadd16`.
+    Fadd {
+        /// Precision of the operation.
+        prec: Precision,
+        /// Destination.
+        dst: Dst<R>,
+        /// Saturate.
+        sat: bool,
+        /// First addend.
+        a: FSrc<R>,
+        /// Second addend.
+        b: FSrc<R>,
+    },
+    /// `fmul32`/`fmul16`.
+    Fmul {
+        /// Precision of the operation.
+        prec: Precision,
+        /// Destination.
+        dst: Dst<R>,
+        /// Saturate.
+        sat: bool,
+        /// Multiplicand.
+        a: FSrc<R>,
+        /// Multiplier.
+        b: FSrc<R>,
+    },
+    /// The one-source fp32 family: `floor`, `ceil`, `trunc`, `rint`, `rcp`, `rsqrt`,
+    /// `rsqrt_special`, `sin_pt_1`, `sin_pt_2`, `log2`, `exp2`, `dfdx`, `dfdy`.
+    FUnary {
+        /// Which operation.
+        op: FUnaryOp,
+        /// Destination.
+        dst: Dst<R>,
+        /// Saturate.
+        sat: bool,
+        /// Source.
+        a: FSrc<R>,
+    },
+    /// `stop`: end the SIMD-group.
+    Stop,
+    /// `trap`.
+    Trap,
+    /// `jmp_exec_any`: jump if any thread is active (loop back edges).
+    JmpExecAny {
+        /// Where to.
+        target: JumpTarget,
+    },
+    /// `jmp_exec_none`: jump if no thread is active (skipping bodies).
+    JmpExecNone {
+        /// Where to.
+        target: JumpTarget,
+    },
+    /// `call` to a pc-relative target; writes the return address to `r1`.
+    Call {
+        /// Where to.
+        target: JumpTarget,
+    },
+    /// `ret`: return to the address in a 32-bit register (normally `r1`).
+    Ret {
+        /// The 32-bit register holding the return address.
+        reg: R,
+    },
+    /// `pop_exec`: pop `n` execution-mask stack levels (implicitly reads and writes `r0l`).
+    PopExec {
+        /// Levels, 0..=3.
+        n: u8,
+        /// Cache hint on `r0l`.
+        cache: bool,
+    },
+    /// `if_*cmp`, `else_*cmp`, `while_*cmp` (implicitly read and write `r0l`).
+    ExecStack {
+        /// Which operation.
+        op: StackOp,
+        /// The comparison; its kind selects the `icmp` or `fcmp` form.
+        cmp: Cmp<R>,
+        /// Invert the comparison (`ccn`).
+        invert: bool,
+        /// Levels, 0..=3.
+        n: u8,
+        /// Cache hint on `r0l`.
+        cache: bool,
+    },
+    /// `icmpsel`/`fcmpsel`: `dst = cmp ? x : y`. `x` and `y` have the destination's width.
+    Select {
+        /// Destination.
+        dst: Dst<R>,
+        /// The comparison (no inversion: swap `x` and `y` instead).
+        cmp: Cmp<R>,
+        /// Result if the comparison holds.
+        x: Src<R>,
+        /// Result otherwise.
+        y: Src<R>,
+    },
+    /// `wait`: wait for the loads of a slot.
+    Wait {
+        /// Slot, 0 or 1.
+        slot: u8,
+    },
+    /// `threadgroup_barrier`.
+    ThreadgroupBarrier,
+    /// `st_tile`: write a fragment's colour to a render target.
+    StTile {
+        /// The colour: a run of 16- or 32-bit registers, one per set bit of `mask`.
+        src: R,
+        /// Render target, 0..=7.
+        rt: u8,
+        /// Components written (4 bits, not 0).
+        mask: u8,
+        /// Tile format (the simulator implements `i32`, `f16`, `unorm8`).
+        format: super::MemFormat,
+    },
+    /// `ld_var`: read an interpolated varying.
+    LdVar {
+        /// Results: a run of 16- or 32-bit registers, one per set bit of `mask`.
+        dst: R,
+        /// Varying slot, 0..=15.
+        index: u8,
+        /// Components read (4 bits, not 0).
+        mask: u8,
+        /// Perspective-correct interpolation.
+        perspective: bool,
+    },
+    /// `device_load`.
+    DeviceLoad(DeviceAccess<R>),
+    /// `device_store`.
+    DeviceStore(DeviceAccess<R>),
+    /// `stack_load` (reload of a spilled value).
+    StackLoad(StackAccess<R>),
+    /// `stack_store` (spill).
+    StackStore(StackAccess<R>),
+    /// `threadgroup_load`.
+    ThreadgroupLoad(TgAccess<R>),
+    /// `threadgroup_store`.
+    ThreadgroupStore(TgAccess<R>),
+    /// `texture_sample`.
+    TextureSample(TexOp<R>),
+    /// `texture_load`.
+    TextureLoad(TexOp<R>),
+}
+
+impl<R> Instr<R> {
+    /// The mnemonic as the disassembler prints it (`fadd32`, `if_icmp`, `device_load`, ...).
+    pub fn mnemonic(&self) -> &'static str {
+        use Instr::*;
+        match self {
+            MovImm { .. } => "mov_imm",
+            GetSr { .. } => "get_sr",
+            Iadd { .. } => "iadd",
+            Imadd { .. } => "imadd",
+            Convert { .. } => "convert",
+            BitUnary { op, .. } => op.name(),
+            Bitfield { op, .. } => op.name(),
+            Asr { high: false, .. } => "asr",
+            Asr { high: true, .. } => "asrh",
+            Bitop { .. } => "bitop",
+            Fmadd {
+                prec: Precision::F32,
+                ..
+            } => "fmadd32",
+            Fmadd {
+                prec: Precision::F16,
+                ..
+            } => "fmadd16",
+            Fadd {
+                prec: Precision::F32,
+                ..
+            } => "fadd32",
+            Fadd {
+                prec: Precision::F16,
+                ..
+            } => "fadd16",
+            Fmul {
+                prec: Precision::F32,
+                ..
+            } => "fmul32",
+            Fmul {
+                prec: Precision::F16,
+                ..
+            } => "fmul16",
+            FUnary { op, .. } => op.name(),
+            Stop => "stop",
+            Trap => "trap",
+            JmpExecAny { .. } => "jmp_exec_any",
+            JmpExecNone { .. } => "jmp_exec_none",
+            Call { .. } => "call",
+            Ret { .. } => "ret",
+            PopExec { .. } => "pop_exec",
+            ExecStack { op, cmp, .. } => match (op, cmp.is_float()) {
+                (StackOp::If, false) => "if_icmp",
+                (StackOp::If, true) => "if_fcmp",
+                (StackOp::Else, false) => "else_icmp",
+                (StackOp::Else, true) => "else_fcmp",
+                (StackOp::While, false) => "while_icmp",
+                (StackOp::While, true) => "while_fcmp",
+            },
+            Select { cmp, .. } => {
+                if cmp.is_float() {
+                    "fcmpsel"
+                } else {
+                    "icmpsel"
+                }
+            }
+            Wait { .. } => "wait",
+            ThreadgroupBarrier => "threadgroup_barrier",
+            StTile { .. } => "st_tile",
+            LdVar { .. } => "ld_var",
+            DeviceLoad(_) => "device_load",
+            DeviceStore(_) => "device_store",
+            StackLoad(_) => "stack_load",
+            StackStore(_) => "stack_store",
+            ThreadgroupLoad(_) => "threadgroup_load",
+            ThreadgroupStore(_) => "threadgroup_store",
+            TextureSample(_) => "texture_sample",
+            TextureLoad(_) => "texture_load",
+        }
+    }
+
+    /// The jump or call target, if the instruction transfers control to one.
+    pub fn jump_target(&self) -> Option<JumpTarget> {
+        match *self {
+            Instr::JmpExecAny { target }
+            | Instr::JmpExecNone { target }
+            | Instr::Call { target } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// Whether the instruction reads or writes the execution-mask stack register `r0l`
+    /// implicitly.
+    pub fn uses_exec_stack(&self) -> bool {
+        matches!(self, Instr::PopExec { .. } | Instr::ExecStack { .. })
+    }
+
+    /// Physical registers the instruction reads and writes without naming them: `r0l` for the
+    /// execution-mask stack instructions, the link register `r1` (written) for `call`.
+    /// Returned as `(reads, writes)`.
+    pub fn implicit_regs(&self) -> (&'static [PReg], &'static [PReg]) {
+        const R0L: &[PReg] = &[PReg::R0L];
+        const LINK: &[PReg] = &[PReg::LINK];
+        match self {
+            Instr::PopExec { .. } | Instr::ExecStack { .. } => (R0L, R0L),
+            Instr::Call { .. } => (&[], LINK),
+            _ => (&[], &[]),
+        }
+    }
+
+    /// Whether the instruction starts an asynchronous load whose results need a `wait`
+    /// (device, texture; the slot is returned).
+    pub fn load_slot(&self) -> Option<u8> {
+        match self {
+            Instr::DeviceLoad(a) => Some(a.slot),
+            Instr::TextureSample(t) | Instr::TextureLoad(t) => Some(t.slot),
+            _ => None,
+        }
+    }
+
+    /// The same instruction with every register operand mapped by `f` (register allocation:
+    /// virtual to physical). Operands are visited in a fixed order: destinations first, then
+    /// sources in operand order.
+    pub fn map_regs<S>(self, mut f: impl FnMut(R) -> S) -> Instr<S> {
+        let f = &mut f;
+        use Instr::*;
+        match self {
+            MovImm { dst, imm } => MovImm {
+                dst: dst.map(f),
+                imm,
+            },
+            GetSr { dst, sr } => GetSr {
+                dst: dst.map(f),
+                sr,
+            },
+            Iadd {
+                dst,
+                a,
+                b,
+                neg_b,
+                shift,
+                sat,
+            } => {
+                let dst = dst.map(f);
+                Iadd {
+                    dst,
+                    a: a.map(f),
+                    b: b.map(f),
+                    neg_b,
+                    shift,
+                    sat,
+                }
+            }
+            Imadd {
+                dst,
+                a,
+                b,
+                c,
+                neg_c,
+                shift,
+                sat,
+            } => {
+                let dst = dst.map(f);
+                let (a, b) = (a.map(f), b.map(f));
+                Imadd {
+                    dst,
+                    a,
+                    b,
+                    c: c.map(f),
+                    neg_c,
+                    shift,
+                    sat,
+                }
+            }
+            Convert {
+                dst,
+                src,
+                mode,
+                round,
+            } => {
+                let dst = dst.map(f);
+                Convert {
+                    dst,
+                    src: src.map(f),
+                    mode,
+                    round,
+                }
+            }
+            BitUnary { op, dst, a } => {
+                let dst = dst.map(f);
+                BitUnary {
+                    op,
+                    dst,
+                    a: a.map(f),
+                }
+            }
+            Bitfield {
+                op,
+                dst,
+                a,
+                b,
+                c,
+                mask_bits,
+            } => {
+                let dst = dst.map(f);
+                let (a, b) = (a.map(f), b.map(f));
+                Bitfield {
+                    op,
+                    dst,
+                    a,
+                    b,
+                    c: c.map(f),
+                    mask_bits,
+                }
+            }
+            Asr { high, dst, a, b } => {
+                let dst = dst.map(f);
+                let a = a.map(f);
+                Asr {
+                    high,
+                    dst,
+                    a,
+                    b: b.map(f),
+                }
+            }
+            Bitop { dst, a, b, table } => {
+                let dst = dst.map(f);
+                let a = a.map(f);
+                Bitop {
+                    dst,
+                    a,
+                    b: b.map(f),
+                    table,
+                }
+            }
+            Fmadd {
+                prec,
+                dst,
+                sat,
+                a,
+                b,
+                c,
+            } => {
+                let dst = dst.map(f);
+                let (a, b) = (a.map(f), b.map(f));
+                Fmadd {
+                    prec,
+                    dst,
+                    sat,
+                    a,
+                    b,
+                    c: c.map(f),
+                }
+            }
+            Fadd {
+                prec,
+                dst,
+                sat,
+                a,
+                b,
+            } => {
+                let dst = dst.map(f);
+                let a = a.map(f);
+                Fadd {
+                    prec,
+                    dst,
+                    sat,
+                    a,
+                    b: b.map(f),
+                }
+            }
+            Fmul {
+                prec,
+                dst,
+                sat,
+                a,
+                b,
+            } => {
+                let dst = dst.map(f);
+                let a = a.map(f);
+                Fmul {
+                    prec,
+                    dst,
+                    sat,
+                    a,
+                    b: b.map(f),
+                }
+            }
+            FUnary { op, dst, sat, a } => {
+                let dst = dst.map(f);
+                FUnary {
+                    op,
+                    dst,
+                    sat,
+                    a: a.map(f),
+                }
+            }
+            Stop => Stop,
+            Trap => Trap,
+            JmpExecAny { target } => JmpExecAny { target },
+            JmpExecNone { target } => JmpExecNone { target },
+            Call { target } => Call { target },
+            Ret { reg } => Ret { reg: f(reg) },
+            PopExec { n, cache } => PopExec { n, cache },
+            ExecStack {
+                op,
+                cmp,
+                invert,
+                n,
+                cache,
+            } => ExecStack {
+                op,
+                cmp: cmp.map(f),
+                invert,
+                n,
+                cache,
+            },
+            Select { dst, cmp, x, y } => {
+                let dst = dst.map(f);
+                let cmp = cmp.map(f);
+                let x = x.map(f);
+                Select {
+                    dst,
+                    cmp,
+                    x,
+                    y: y.map(f),
+                }
+            }
+            Wait { slot } => Wait { slot },
+            ThreadgroupBarrier => ThreadgroupBarrier,
+            StTile {
+                src,
+                rt,
+                mask,
+                format,
+            } => StTile {
+                src: f(src),
+                rt,
+                mask,
+                format,
+            },
+            LdVar {
+                dst,
+                index,
+                mask,
+                perspective,
+            } => LdVar {
+                dst: f(dst),
+                index,
+                mask,
+                perspective,
+            },
+            DeviceLoad(a) => DeviceLoad(map_device(a, f)),
+            DeviceStore(a) => DeviceStore(map_device(a, f)),
+            StackLoad(a) => StackLoad(map_stack(a, f)),
+            StackStore(a) => StackStore(map_stack(a, f)),
+            ThreadgroupLoad(a) => ThreadgroupLoad(map_tg(a, f)),
+            ThreadgroupStore(a) => ThreadgroupStore(map_tg(a, f)),
+            TextureSample(t) => TextureSample(map_tex(t, f)),
+            TextureLoad(t) => TextureLoad(map_tex(t, f)),
+        }
+    }
+}
+
+fn map_device<R, S>(a: DeviceAccess<R>, f: &mut impl FnMut(R) -> S) -> DeviceAccess<S> {
+    use super::mem::MemBase;
+    let data = f(a.data);
+    let base = match a.base {
+        MemBase::Uniform(u) => MemBase::Uniform(u),
+        MemBase::Reg(r) => MemBase::Reg(f(r)),
+    };
+    DeviceAccess {
+        data,
+        base,
+        offset: a.offset.map(f),
+        format: a.format,
+        mask: a.mask,
+        shift: a.shift,
+        slot: a.slot,
+    }
+}
+
+fn map_stack<R, S>(a: StackAccess<R>, f: &mut impl FnMut(R) -> S) -> StackAccess<S> {
+    let data = f(a.data);
+    StackAccess {
+        data,
+        offset: a.offset.map(f),
+        format: a.format,
+        mask: a.mask,
+    }
+}
+
+fn map_tg<R, S>(a: TgAccess<R>, f: &mut impl FnMut(R) -> S) -> TgAccess<S> {
+    use super::mem::{TgBase, TgOffset};
+    let data = f(a.data);
+    let base = match a.base {
+        TgBase::Reg(r) => TgBase::Reg(f(r)),
+        TgBase::Uniform(u) => TgBase::Uniform(u),
+        TgBase::Imm(v) => TgBase::Imm(v),
+    };
+    let offset = match a.offset {
+        TgOffset::Imm(v) => TgOffset::Imm(v),
+        TgOffset::Reg(r) => TgOffset::Reg(f(r)),
+    };
+    TgAccess {
+        data,
+        base,
+        offset,
+        format: a.format,
+        mask: a.mask,
+    }
+}
+
+fn map_tex<R, S>(t: TexOp<R>, f: &mut impl FnMut(R) -> S) -> TexOp<S> {
+    use super::mem::TexExtra;
+    let dst = f(t.dst);
+    let coords = f(t.coords);
+    let texture = t.texture.map(f);
+    let sampler = t.sampler.map(f);
+    let lod = t.lod.map(f);
+    let extra = t.extra.map(|e| TexExtra {
+        regs: f(e.regs),
+        compare: e.compare,
+        offset: e.offset,
+    });
+    TexOp {
+        dst,
+        coords,
+        coords_discard: t.coords_discard,
+        texture,
+        sampler,
+        dim: t.dim,
+        lod,
+        extra,
+        mask: t.mask,
+        slot: t.slot,
+    }
+}

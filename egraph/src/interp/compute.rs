@@ -1,0 +1,66 @@
+//! Compute runs: workgroups one after another, each a lockstep batch with its own zeroed
+//! shared memory.
+
+use super::error::InterpError;
+use super::exec::Machine;
+use super::limits::Limits;
+use super::resources::{Resources, ResourcesRef};
+use super::stage::StageEnv;
+use super::stats::Stats;
+use crate::ir::{Function, Stage};
+
+/// Runs a compute shader over `groups` workgroups (x fastest, then y, then z) of
+/// `func.modes.local_size` invocations. Storage buffers in `resources` are written in place.
+pub fn run_compute(
+    func: &Function,
+    resources: &mut Resources,
+    groups: [u32; 3],
+    limits: &Limits,
+) -> Result<Stats, InterpError> {
+    if func.stage != Stage::Compute {
+        return Err(InterpError::WrongStage {
+            expected: "compute",
+            got: func.stage.name(),
+        });
+    }
+    crate::ir::verify(func)?;
+    let local_size = func.modes.local_size;
+    let lanes = local_size
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s as usize))
+        .unwrap_or(usize::MAX);
+    if lanes == 0 || lanes > limits.max_lanes {
+        return Err(InterpError::BadLaunch(format!(
+            "workgroup size {local_size:?} must have between 1 and {} invocations",
+            limits.max_lanes
+        )));
+    }
+    let mut stats = Stats::default();
+    let mut steps = 0;
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let env = StageEnv::Compute {
+                    local_size,
+                    group: [gx, gy, gz],
+                    groups,
+                };
+                let mut m = Machine::new(
+                    func,
+                    limits,
+                    lanes,
+                    ResourcesRef::Mut(resources),
+                    env,
+                    steps,
+                );
+                m.shared = vec![0; func.shared_memory as usize];
+                m.run()?;
+                steps = m.steps;
+                stats.add(&m.stats);
+                stats.workgroups += 1;
+                stats.lanes += lanes as u64;
+            }
+        }
+    }
+    Ok(stats)
+}

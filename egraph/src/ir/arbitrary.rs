@@ -1,1 +1,0 @@
-//! Random well-formed functions for property tests (being written).

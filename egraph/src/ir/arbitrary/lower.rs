@@ -1,0 +1,427 @@
+//! Lowering a recipe to a function with the builder.
+//!
+//! Every pick resolves to a value of the needed type in scope, or to a new constant when there
+//! is none, so the result verifies whatever the recipe holds.
+
+use super::{
+    Addr, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
+    INPUT_BYTES, OUTPUT, SLOT_BYTES, WINDOW,
+};
+use crate::ir::builder::Builder;
+use crate::ir::constant::Const;
+use crate::ir::effects::{AddressSpace, Builtin, EffectOp, MemAccess};
+use crate::ir::entities::Value;
+use crate::ir::function::{Function, Stage};
+use crate::ir::ops::PureOp;
+use crate::ir::signature::Signature;
+use crate::ir::types::Type;
+use smallvec::{smallvec, SmallVec};
+
+/// Largest number of bytes one load or store moves (one output slot).
+const MAX_ACCESS_BYTES: u32 = SLOT_BYTES;
+
+/// Window start positions, in 8-byte units: a window (and an 8-byte access at its last word)
+/// stays in the buffer, and every window starts 8-byte aligned.
+const WINDOW_STARTS: u32 = (INPUT_BYTES - 4 * WINDOW - 8) / 8;
+
+/// Words a 4-byte (or smaller) gather can address (an 8-byte access at the last one, were it
+/// aligned, would still stay in the buffer).
+const GATHER_WORDS: u32 = INPUT_BYTES / 4 - 1;
+
+/// 8-byte units an 8-byte gather can address.
+const GATHER_DWORDS: u32 = INPUT_BYTES / 8 - 1;
+
+/// The operand types and result type of `op` with type parameter `ty` (and conversion result
+/// `to`), if its signature accepts them.
+pub(super) fn shape(op: PureOp, ty: Type, to: Type) -> Option<(SmallVec<[Type; 4]>, Type)> {
+    let sig = op.signature();
+    let (args, result): (SmallVec<[Type; 4]>, Type) = match sig {
+        Signature::Unary(_) => (smallvec![ty], ty),
+        Signature::Binary(_) => (smallvec![ty, ty], ty),
+        Signature::Ternary(_) => (smallvec![ty, ty, ty], ty),
+        Signature::Compare(_) => (smallvec![ty, ty], Type::Bool),
+        Signature::Select => (smallvec![Type::Bool, ty, ty], ty),
+        Signature::Convert { .. } => (smallvec![ty], to),
+        Signature::BitfieldInsert => (smallvec![ty, ty, Type::I32, Type::I32], ty),
+        Signature::BitfieldExtract => (smallvec![ty, Type::I32, Type::I32], ty),
+    };
+    sig.check(&args, result).ok().map(|()| (args, result))
+}
+
+pub(super) fn lower(recipe: &Recipe) -> Function {
+    let mut func = Function::new("random", Stage::Compute);
+    func.modes.local_size = recipe.local_size.map(|n| n.max(1));
+    let mut lowerer = Lowerer {
+        b: Builder::new(&mut func),
+        scope: Vec::new(),
+        marks: Vec::new(),
+        loops: Vec::new(),
+        gid: None,
+        in_base: None,
+        out_base: None,
+    };
+    lowerer.prelude();
+    lowerer.body(&recipe.stmts);
+    lowerer.epilogue();
+    lowerer.b.return_();
+    func
+}
+
+/// The innermost loop's facts that exits inside it need.
+struct LoopFrame {
+    /// The counter plus one: every `continue` passes it, so every iteration makes progress.
+    next: Value,
+    /// Types of the carried values (the loop's results and its body's parameters after the
+    /// counter).
+    carried: Vec<Type>,
+}
+
+struct Lowerer<'f> {
+    b: Builder<'f>,
+    /// Values in scope, oldest first.
+    scope: Vec<(Type, Value)>,
+    /// `scope` lengths at each open block.
+    marks: Vec<usize>,
+    loops: Vec<LoopFrame>,
+    gid: Option<Value>,
+    in_base: Option<Value>,
+    out_base: Option<Value>,
+}
+
+impl Lowerer<'_> {
+    fn add(&mut self, v: Value) {
+        let ty = self.b.ty(v);
+        self.scope.push((ty, v));
+    }
+
+    fn push_scope(&mut self) {
+        self.marks.push(self.scope.len());
+    }
+
+    fn pop_scope(&mut self) {
+        let mark = self.marks.pop().unwrap_or(0);
+        self.scope.truncate(mark);
+    }
+
+    fn konst(&mut self, c: Const) -> Value {
+        let v = self.b.konst(c);
+        self.add(v);
+        v
+    }
+
+    /// A value of type `ty` in scope chosen by `pick`, or a new constant.
+    fn resolve(&mut self, ty: Type, pick: Pick) -> Value {
+        let n = self.scope.iter().filter(|&&(t, _)| t == ty).count();
+        if n == 0 {
+            let p = pick.0;
+            let c = match ty {
+                Type::Bool => Const::bool(p % 2 == 1),
+                Type::F16 | Type::F32 => Const::float(ty, f64::from(p) / 4.0),
+                _ => Const::int(ty, i64::from(p)),
+            };
+            return self.konst(c);
+        }
+        let k = pick.0 as usize % n;
+        self.scope
+            .iter()
+            .rev()
+            .filter(|&&(t, _)| t == ty)
+            .nth(k)
+            .map(|&(_, v)| v)
+            .unwrap_or_else(|| unreachable!("k < n values of type {ty} are in scope"))
+    }
+
+    fn pure(&mut self, op: PureOp, args: &[Value]) -> Value {
+        let v = self.b.pure(op, args);
+        self.add(v);
+        v
+    }
+
+    fn prelude(&mut self) {
+        let gid = self
+            .b
+            .effect(EffectOp::Builtin(Builtin::GlobalId(0)), &[], &[Type::I32])[0];
+        self.add(gid);
+        let starts = self.konst(Const::u32(WINDOW_STARTS));
+        let start = self.pure(PureOp::Urem, &[gid, starts]);
+        let three = self.konst(Const::i32(3));
+        let in_base = self.pure(PureOp::Ishl, &[start, three]);
+        let stride = self.konst(Const::u32(super::INVOCATION_BYTES));
+        let out_base = self.pure(PureOp::Imul, &[gid, stride]);
+        self.gid = Some(gid);
+        self.in_base = Some(in_base);
+        self.out_base = Some(out_base);
+    }
+
+    fn body(&mut self, stmts: &[Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Op { op, ty, to, args } => {
+                let Some((types, result)) = shape(*op, *ty, *to) else {
+                    return;
+                };
+                let vals: SmallVec<[Value; 4]> = types
+                    .iter()
+                    .zip(args)
+                    .map(|(&t, &p)| self.resolve(t, p))
+                    .collect();
+                let v = self.b.pure_typed(*op, &vals, result);
+                self.add(v);
+            }
+            Stmt::Const(c) => {
+                self.konst(*c);
+            }
+            Stmt::Load { ty, count, addr } => self.load(*ty, *count, *addr),
+            Stmt::Store {
+                slot,
+                ty,
+                count,
+                value,
+            } => {
+                let slot = u32::from(*slot) % EPILOGUE_SLOT;
+                let ty = if *ty == Type::Bool { Type::I32 } else { *ty };
+                let count = clamp_count(ty, *count);
+                let vals: Vec<Value> = (0..count)
+                    .map(|i| self.resolve(ty, Pick(value.0.wrapping_add(i as u16))))
+                    .collect();
+                self.store(slot, &vals);
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+                results,
+            } => self.if_(*cond, then_body, else_body, results),
+            Stmt::Loop {
+                trips,
+                carried,
+                body,
+            } => self.loop_(*trips, carried, body),
+            Stmt::Exit { kind, cond, values } => self.exit(*kind, *cond, *values),
+        }
+    }
+
+    fn load(&mut self, ty: Type, count: u8, addr: Addr) {
+        let ty = if ty == Type::Bool { Type::I32 } else { ty };
+        let count = clamp_count(ty, count);
+        // Every access is aligned to its scalar's size: windows start 8-byte aligned, and
+        // 8-byte scalars round their word down to an even one.
+        let align = ty.bytes().max(4);
+        let (offset_value, offset) = match addr {
+            Addr::Window(k) => (
+                self.in_base
+                    .unwrap_or_else(|| unreachable!("the prelude sets in_base")),
+                4 * (u32::from(k) % WINDOW) / align * align,
+            ),
+            Addr::Gather(p) => {
+                let x = self.resolve(Type::I32, p);
+                let (units, shift) = if align == 8 {
+                    (GATHER_DWORDS, 3)
+                } else {
+                    (GATHER_WORDS, 2)
+                };
+                let units = self.konst(Const::u32(units));
+                let unit = self.pure(PureOp::Urem, &[x, units]);
+                let shift = self.konst(Const::i32(shift));
+                (self.pure(PureOp::Ishl, &[unit, shift]), 0)
+            }
+        };
+        let access = MemAccess {
+            space: AddressSpace::Storage(INPUT),
+            offset,
+        };
+        let types = vec![ty; count];
+        for v in self
+            .b
+            .effect(EffectOp::Load(access), &[offset_value], &types)
+        {
+            self.add(v);
+        }
+    }
+
+    /// Stores `values` (bools as i32 0/1) at the start of output slot `slot`.
+    fn store(&mut self, slot: u32, values: &[Value]) {
+        let out_base = self
+            .out_base
+            .unwrap_or_else(|| unreachable!("the prelude sets out_base"));
+        let mut args = vec![out_base];
+        for &v in values {
+            let v = if self.b.ty(v) == Type::Bool {
+                let one = self.konst(Const::i32(1));
+                let zero = self.konst(Const::i32(0));
+                self.pure(PureOp::Select, &[v, one, zero])
+            } else {
+                v
+            };
+            args.push(v);
+        }
+        let access = MemAccess {
+            space: AddressSpace::Storage(OUTPUT),
+            offset: slot * SLOT_BYTES,
+        };
+        self.b.effect(EffectOp::Store(access), &args, &[]);
+    }
+
+    fn cond(&mut self, cond: Cond) -> Value {
+        match cond {
+            Cond::Value(p) => self.resolve(Type::Bool, p),
+            Cond::GidBit(n) => {
+                let gid = self
+                    .gid
+                    .unwrap_or_else(|| unreachable!("the prelude sets gid"));
+                let mask = self.konst(Const::i32(1 << (n % 8)));
+                let bit = self.pure(PureOp::And, &[gid, mask]);
+                let zero = self.konst(Const::i32(0));
+                self.pure(PureOp::Ine, &[bit, zero])
+            }
+        }
+    }
+
+    fn if_(
+        &mut self,
+        cond: Cond,
+        then_body: &[Stmt],
+        else_body: &[Stmt],
+        results: &[(Type, Pick, Pick)],
+    ) {
+        let c = self.cond(cond);
+        let types: Vec<Type> = results.iter().map(|&(t, _, _)| t).collect();
+        let (inst, [then_block, else_block]) = self.b.begin_if(c, &types);
+        let parent = self.b.block();
+        for (block, body, arm) in [(then_block, then_body, 0), (else_block, else_body, 1)] {
+            self.b.switch_to(block);
+            self.push_scope();
+            self.body(body);
+            let vals: Vec<Value> = results
+                .iter()
+                .map(|&(t, p_then, p_else)| self.resolve(t, if arm == 0 { p_then } else { p_else }))
+                .collect();
+            self.b.yield_(&vals);
+            self.pop_scope();
+        }
+        self.b.switch_to(parent);
+        for v in self.b.results(inst).to_vec() {
+            self.add(v);
+        }
+    }
+
+    /// `loop counter=0, init... { if counter >= bound { break carried } ; next = counter + 1;
+    /// body; continue next, updates }`.
+    fn loop_(&mut self, trips: Trips, carried: &[(Type, Pick, Pick)], body: &[Stmt]) {
+        let bound = match trips {
+            Trips::Const(n) => self.konst(Const::i32(i32::from(n))),
+            Trips::Data(p, max) => {
+                let x = self.resolve(Type::I32, p);
+                let max = self.konst(Const::i32(i32::from(max)));
+                self.pure(PureOp::Umin, &[x, max])
+            }
+        };
+        let zero = self.konst(Const::i32(0));
+        let mut init = vec![zero];
+        for &(t, p, _) in carried {
+            init.push(self.resolve(t, p));
+        }
+        let types: Vec<Type> = carried.iter().map(|&(t, _, _)| t).collect();
+        let (inst, body_block, params) = self.b.begin_loop(&init, &types);
+        let parent = self.b.block();
+        self.b.switch_to(body_block);
+        self.push_scope();
+        for &p in &params {
+            self.add(p);
+        }
+        let counter = params[0];
+        let done = self.pure(PureOp::Uge, &[counter, bound]);
+        let (_, [exit_block, stay_block]) = self.b.begin_if(done, &[]);
+        self.b.switch_to(exit_block);
+        self.b.break_(&params[1..]);
+        self.b.switch_to(stay_block);
+        self.b.yield_(&[]);
+        self.b.switch_to(body_block);
+        let one = self.konst(Const::i32(1));
+        let next = self.pure(PureOp::Iadd, &[counter, one]);
+        self.loops.push(LoopFrame {
+            next,
+            carried: types,
+        });
+        self.body(body);
+        let mut args = vec![next];
+        for &(t, _, p) in carried {
+            args.push(self.resolve(t, p));
+        }
+        self.b.continue_(&args);
+        self.loops.pop();
+        self.pop_scope();
+        self.b.switch_to(parent);
+        for v in self.b.results(inst).to_vec() {
+            self.add(v);
+        }
+    }
+
+    /// `if cond { EXIT } else {}`; `break`/`continue` outside loops are dropped.
+    fn exit(&mut self, kind: ExitKind, cond: Cond, values: Pick) {
+        let target = match kind {
+            ExitKind::Return => None,
+            ExitKind::Break | ExitKind::Continue => match self.loops.last() {
+                Some(frame) => Some((frame.next, frame.carried.clone())),
+                None => return,
+            },
+        };
+        let c = self.cond(cond);
+        let (_, [exit_block, stay_block]) = self.b.begin_if(c, &[]);
+        let parent = self.b.block();
+        self.b.switch_to(exit_block);
+        self.push_scope();
+        match (kind, target) {
+            (ExitKind::Break, Some((_, carried))) => {
+                let vals = self.resolve_all(&carried, values);
+                self.b.break_(&vals);
+            }
+            (ExitKind::Continue, Some((next, carried))) => {
+                let mut vals = vec![next];
+                vals.extend(self.resolve_all(&carried, values));
+                self.b.continue_(&vals);
+            }
+            _ => {
+                self.b.return_();
+            }
+        }
+        self.pop_scope();
+        self.b.switch_to(stay_block);
+        self.b.yield_(&[]);
+        self.b.switch_to(parent);
+    }
+
+    fn resolve_all(&mut self, types: &[Type], first: Pick) -> Vec<Value> {
+        types
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.resolve(t, Pick(first.0.wrapping_add(i as u16))))
+            .collect()
+    }
+
+    /// Stores the latest value of each type in its epilogue slot.
+    fn epilogue(&mut self) {
+        for (i, ty) in EPILOGUE_TYPES.into_iter().enumerate() {
+            let latest = self
+                .scope
+                .iter()
+                .rev()
+                .find(|&&(t, _)| t == ty)
+                .map(|&(_, v)| v);
+            if let Some(v) = latest {
+                self.store(EPILOGUE_SLOT + i as u32, &[v]);
+            }
+        }
+    }
+}
+
+/// How many scalars of `ty` one access moves: `count` clamped to 1 ..= what fits in a slot.
+fn clamp_count(ty: Type, count: u8) -> usize {
+    let fits = (MAX_ACCESS_BYTES / ty.bytes()).max(1) as usize;
+    usize::from(count).clamp(1, fits)
+}

@@ -1,0 +1,385 @@
+//! Random well-formed functions for property tests.
+//!
+//! A [`Recipe`] is a small program in a shrinkable form: a list of [`Stmt`]s (pure operations
+//! from the operation table, constants, loads and stores, nested `if`/`else`, bounded loops,
+//! early exits) whose operands are *picks*, not values. [`Recipe::lower`] builds the
+//! [`Function`] with the [`Builder`](super::Builder), resolving each pick modulo the values of
+//! the needed type in scope (a constant when there is none), so every recipe, including every
+//! shrunk one, lowers to a function that verifies. The text round-trip property, the
+//! optimizer's equivalence tests (optimized vs unoptimized) and the backend's (compiled and
+//! simulated vs interpreted) all draw their programs from here.
+//!
+//! Compiled with `cfg(test)` or the `arbitrary` feature (which brings in `quickcheck`).
+//!
+//! # What the programs compute and the buffers they need
+//! Every program is a compute shader (`local_size` from [`Config::local_size`]) that reads
+//! `gid = global_id.x` and otherwise depends only on its buffers:
+//!
+//! - **Input**: storage buffer [`INPUT`] = `(0, 0)`, [`INPUT_BYTES`] bytes, only read. All
+//!   invocations share it. Loads read 1 to 8 bytes, aligned to the scalar's size, either in the
+//!   invocation's window of [`WINDOW`] 32-bit words starting at byte `8 * (gid % 27)`, or at a
+//!   position an i32 value `x` selects: word `x % 63` (byte `8 * (x % 31)` for 8-byte scalars)
+//!   ("gathers"). Everything is little-endian; a 16-bit load reads the low-addressed half of a
+//!   word.
+//! - **Output**: storage buffer [`OUTPUT`] = `(0, 1)`, only written. Invocation `gid` owns the
+//!   [`OUTPUT_SLOTS`] slots of [`SLOT_BYTES`] bytes starting at byte `gid * INVOCATION_BYTES`
+//!   and writes nowhere else, so invocations never race. A store writes one or more
+//!   consecutive scalars at the start of a slot (bytes it does not write keep the buffer's
+//!   initial contents). Slots below [`EPILOGUE_SLOT`] are written by the recipe's stores; at the
+//!   end, the program stores the most recent value of each type (bools as i32 0/1) in the
+//!   epilogue slots, in the order of [`EPILOGUE_TYPES`]. A program may `return` early and then
+//!   skips the epilogue.
+//!
+//! A harness dispatches N invocations along x (any N that is a multiple of the local size),
+//! binds an input buffer of [`INPUT_BYTES`] bytes and a zero-filled output buffer of
+//! `N * INVOCATION_BYTES` bytes, and compares the output buffers.
+//!
+//! Loops run at most [`Config::max_trips`] iterations each (a counter that every path back
+//! to the top increments), so programs always terminate; every operation in the table is total,
+//! so every program is defined for every input.
+//!
+//! # Using a restricted configuration
+//! `Recipe`'s `Arbitrary` uses [`Config::default`]. For another configuration, wrap it:
+//!
+//! ```
+//! use agxc_egraph::ir::arbitrary::{Config, Recipe};
+//! use quickcheck::{Arbitrary, Gen};
+//!
+//! #[derive(Clone, Debug)]
+//! struct NoLoops(Recipe);
+//!
+//! impl Arbitrary for NoLoops {
+//!     fn arbitrary(g: &mut Gen) -> Self {
+//!         NoLoops(Recipe::generate(g, &Config { loops: false, ..Config::default() }))
+//!     }
+//!     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+//!         Box::new(self.0.shrink().map(NoLoops))
+//!     }
+//! }
+//!
+//! let recipe = NoLoops::arbitrary(&mut Gen::new(10)).0;
+//! agxc_egraph::ir::verify(&recipe.lower()).unwrap();
+//! ```
+
+mod generate;
+mod lower;
+mod shrink;
+#[cfg(test)]
+mod tests;
+
+use super::constant::Const;
+use super::effects::Binding;
+use super::function::Function;
+use super::ops::PureOp;
+use super::signature::{Class, Signature};
+use super::types::Type;
+use core::fmt;
+use quickcheck::{Arbitrary, Gen};
+
+/// The input buffer's binding.
+pub const INPUT: Binding = Binding { set: 0, binding: 0 };
+/// The input buffer's size in bytes.
+pub const INPUT_BYTES: u32 = 256;
+/// Number of 32-bit words in the load window.
+pub const WINDOW: u32 = 8;
+/// The output buffer's binding.
+pub const OUTPUT: Binding = Binding { set: 0, binding: 1 };
+/// Bytes per output slot (room for one i64 or two 32-bit scalars).
+pub const SLOT_BYTES: u32 = 8;
+/// Output slots per invocation.
+pub const OUTPUT_SLOTS: u32 = 16;
+/// Output bytes per invocation.
+pub const INVOCATION_BYTES: u32 = SLOT_BYTES * OUTPUT_SLOTS;
+/// The first epilogue slot; the recipe's own stores use the slots below it.
+pub const EPILOGUE_SLOT: u32 = OUTPUT_SLOTS - EPILOGUE_TYPES.len() as u32;
+/// The types the epilogue stores, one slot each, from [`EPILOGUE_SLOT`] on.
+pub const EPILOGUE_TYPES: [Type; 6] = [
+    Type::F32,
+    Type::I32,
+    Type::F16,
+    Type::I16,
+    Type::I64,
+    Type::Bool,
+];
+
+/// A family of pure operations, derived from each table entry's signature.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Family {
+    /// Float unary, binary and ternary operations (`fadd` ... `pow`).
+    FloatArith,
+    /// Integer unary, binary and ternary operations (`iadd` ... `bitrev`).
+    IntArith,
+    /// Bitwise logic on integers and bools, and bitfield insert/extract.
+    Bitwise,
+    /// Comparisons.
+    Compare,
+    /// Conversions.
+    Convert,
+    /// `select`.
+    Select,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 6] = [
+        Family::FloatArith,
+        Family::IntArith,
+        Family::Bitwise,
+        Family::Compare,
+        Family::Convert,
+        Family::Select,
+    ];
+
+    /// The family of a table operation.
+    pub fn of(op: PureOp) -> Family {
+        match op.signature() {
+            Signature::Compare(_) => Family::Compare,
+            Signature::Convert { .. } => Family::Convert,
+            Signature::Select => Family::Select,
+            Signature::BitfieldInsert | Signature::BitfieldExtract => Family::Bitwise,
+            Signature::Unary(c) | Signature::Binary(c) | Signature::Ternary(c) => match c {
+                Class::Float => Family::FloatArith,
+                Class::Int => Family::IntArith,
+                Class::IntOrBool | Class::Numeric | Class::Any => Family::Bitwise,
+            },
+        }
+    }
+}
+
+/// What a generator may produce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Statements in the whole recipe, nested ones included (before shrinking).
+    pub max_stmts: usize,
+    /// Deepest nesting of `if` and `loop`.
+    pub max_depth: usize,
+    /// Operation families to draw from.
+    pub families: Vec<Family>,
+    /// Table operations never to use (say, ones a backend lacks).
+    pub exclude: Vec<PureOp>,
+    /// Use `f16`.
+    pub f16: bool,
+    /// Use `i16`.
+    pub i16: bool,
+    /// Use `i64`.
+    pub i64: bool,
+    /// Generate `if`/`else`.
+    pub ifs: bool,
+    /// Generate loops.
+    pub loops: bool,
+    /// The most iterations a loop runs (each loop's count is between 0 and this).
+    pub max_trips: u8,
+    /// Generate loads and stores in the body (the epilogue's stores are always there).
+    pub memory: bool,
+    /// Generate early exits: `break` and `continue` inside loops, `return` anywhere.
+    pub exits: bool,
+    /// The workgroup size the functions declare.
+    pub local_size: [u32; 3],
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_stmts: 24,
+            max_depth: 3,
+            families: Family::ALL.to_vec(),
+            exclude: Vec::new(),
+            f16: true,
+            i16: true,
+            i64: false,
+            ifs: true,
+            loops: true,
+            max_trips: 4,
+            memory: true,
+            exits: true,
+            local_size: [4, 1, 1],
+        }
+    }
+}
+
+impl Config {
+    /// The value types programs use under this configuration.
+    pub fn types(&self) -> Vec<Type> {
+        let mut types = vec![Type::Bool, Type::I32, Type::F32];
+        for (on, ty) in [
+            (self.i16, Type::I16),
+            (self.i64, Type::I64),
+            (self.f16, Type::F16),
+        ] {
+            if on {
+                types.push(ty);
+            }
+        }
+        types
+    }
+}
+
+/// An operand choice: resolved modulo the number of values of the needed type in scope, most
+/// recent first (pick 0 is the latest such value).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pick(pub u16);
+
+/// A branch condition.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cond {
+    /// A bool value in scope (comparisons of loaded data make it data-dependent).
+    Value(Pick),
+    /// Bit `n % 8` of the global id: divergent across neighbouring invocations.
+    GidBit(u8),
+}
+
+/// Where a load reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Addr {
+    /// Word `n % WINDOW` of the invocation's window.
+    Window(u8),
+    /// The word an i32 value selects (modulo the buffer's size).
+    Gather(Pick),
+}
+
+/// How many times a loop runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Trips {
+    /// A constant count.
+    Const(u8),
+    /// `umin(x, max)` for an i32 value `x` in scope: data-dependent but bounded.
+    Data(Pick, u8),
+}
+
+/// An early exit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ExitKind {
+    /// Leave the innermost loop (ignored outside loops).
+    Break,
+    /// Next iteration of the innermost loop (ignored outside loops).
+    Continue,
+    /// End the invocation.
+    Return,
+}
+
+/// One statement of a recipe.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Stmt {
+    /// A table operation. `ty` is its type parameter (the operand type of comparisons and
+    /// conversions, the operated-on type otherwise); `to` is a conversion's result type.
+    /// Lowering skips combinations the signature rejects.
+    Op {
+        /// The operation.
+        op: PureOp,
+        /// Type parameter.
+        ty: Type,
+        /// Conversion result type (ignored by other operations).
+        to: Type,
+        /// Operand picks, as many as the operation takes.
+        args: [Pick; 4],
+    },
+    /// A constant.
+    Const(Const),
+    /// A load of `count` consecutive scalars (at most 8 bytes) from the input buffer.
+    Load {
+        /// Scalar type (bools load as i32).
+        ty: Type,
+        /// How many.
+        count: u8,
+        /// Where.
+        addr: Addr,
+    },
+    /// A store of `count` consecutive values (at most 8 bytes) to a body slot.
+    Store {
+        /// Slot (modulo the body slots).
+        slot: u8,
+        /// Type (bools store as i32 0/1).
+        ty: Type,
+        /// How many.
+        count: u8,
+        /// The first value; the others are the next picks.
+        value: Pick,
+    },
+    /// `if`/`else` yielding one result per entry of `results` (type, then-arm pick, else-arm
+    /// pick).
+    If {
+        /// Condition.
+        cond: Cond,
+        /// Then arm.
+        then_body: Vec<Stmt>,
+        /// Else arm.
+        else_body: Vec<Stmt>,
+        /// Results.
+        results: Vec<(Type, Pick, Pick)>,
+    },
+    /// A counted loop carrying one value per entry of `carried` (type, initial pick, next
+    /// pick); its results are the carried values when it ends.
+    Loop {
+        /// Iteration count.
+        trips: Trips,
+        /// Loop-carried values.
+        carried: Vec<(Type, Pick, Pick)>,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `if cond { break/continue/return } else {}`; a `break` passes the carried values
+    /// `values`, `values + 1`, ...
+    Exit {
+        /// Which exit.
+        kind: ExitKind,
+        /// When.
+        cond: Cond,
+        /// First pick of the values passed.
+        values: Pick,
+    },
+}
+
+/// A random program; see the [module docs](self).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Recipe {
+    /// The body.
+    pub stmts: Vec<Stmt>,
+    /// The workgroup size the function declares.
+    pub local_size: [u32; 3],
+}
+
+impl Recipe {
+    /// A random recipe under `config`.
+    pub fn generate(g: &mut Gen, config: &Config) -> Recipe {
+        generate::recipe(g, config)
+    }
+
+    /// The function this recipe describes (always well formed).
+    pub fn lower(&self) -> Function {
+        lower::lower(self)
+    }
+
+    /// Smaller recipes, most aggressive first: fewer statements, compound statements replaced
+    /// by their bodies, smaller picks, counts and constants.
+    pub fn shrink(&self) -> Box<dyn Iterator<Item = Recipe>> {
+        let local_size = self.local_size;
+        Box::new(
+            shrink::stmts(&self.stmts)
+                .into_iter()
+                .map(move |stmts| Recipe { stmts, local_size }),
+        )
+    }
+
+    /// The number of statements, nested ones included.
+    pub fn size(&self) -> usize {
+        shrink::size(&self.stmts)
+    }
+}
+
+impl Arbitrary for Recipe {
+    fn arbitrary(g: &mut Gen) -> Recipe {
+        Recipe::generate(g, &Config::default())
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Recipe>> {
+        Recipe::shrink(self)
+    }
+}
+
+/// Prints the lowered function's text form, which is what a failing property should show (it
+/// parses back with [`parse_function`](super::parse_function)).
+impl fmt::Debug for Recipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Recipe lowering to:\n{}", self.lower())
+    }
+}

@@ -1,0 +1,320 @@
+//! The equality-saturation optimizer.
+//!
+//! Pipeline position: after a front end has built and verified a function, before the backend's
+//! instruction selection. [`optimize`] takes a function and a [`Target`] and returns an equivalent
+//! function that is cheaper under the target's cost model, with a [`Report`] and optional dumps.
+//!
+//! ```text
+//!  Function ──lower──► skeleton (effects, control flow)      rules (generic + target)
+//!      │                  + e-graph of pure values ──saturate──► e-graph'
+//!      │                                                            │ extract (DAG, target costs)
+//!      └──verify                Function' ◄──elaborate── skeleton + chosen e-nodes
+//! ```
+//!
+//! - [`language`]: the `egg` language, derived from the IR's operation table (no second list).
+//! - [`analysis`]: types, constant folding through the IR's evaluation functions, uniformity.
+//! - [`skeleton`], [`to_egraph`]: pure nodes float, effects anchor (as in Cranelift's aegraph).
+//! - [`rules`]: rules as data, one topic per file, each with its identity and tolerance.
+//! - [`runner`]: limits set before the run, backoff scheduling, the report.
+//! - [`cost`], [`extract`]: the cost model and the DAG extractor (egg's tree extractor is the
+//!   baseline).
+//! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
+//!   arms) and emission.
+//! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations;
+//!   [`probe`]: one term in, best term out (one-line rule tests);
+//!   [`soundness`]: the rule checker; [`synth`]: generated functions for benchmarks.
+//!
+//! # Invariants
+//! The IR verifies on entry and on exit. If elaboration cannot place an extracted choice (see
+//! [`elaborate`]) or the result does not verify, the input is returned unchanged and
+//! [`Report::fallback`] says why; the optimizer never returns a function it has not verified.
+//!
+//! # Dumps
+//! [`OptOptions::dump`] requests them: `dot` (the saturated e-graph with the extracted e-nodes
+//! marked; truncated at [`DumpOptions::max_dot_nodes`] with a note), `svg` (the same through
+//! Graphviz `dot`, an error value when it is not installed) and `explain` (for each listed input
+//! value, egg's explanation of why its original computation equals the extracted one; this turns
+//! on explanation tracking, which costs time and memory, so only ask when debugging). The report
+//! (`Display`) lists per-rule firing counts.
+//!
+//! ```
+//! use agxc_egraph::ir::{AddressSpace, Binding, Builder, EffectOp, Function, MemAccess, PureOp, Stage, Type};
+//! use agxc_egraph::opt::{optimize, GenericTarget, OptOptions};
+//!
+//! let mut f = Function::new("main", Stage::Compute);
+//! let mut b = Builder::new(&mut f);
+//! let zero = b.i32(0);
+//! let ssbo = MemAccess { space: AddressSpace::Storage(Binding::new(0, 0)), offset: 0 };
+//! let v = b.effect(EffectOp::Load(ssbo), &[zero], &[Type::F32, Type::F32, Type::F32]);
+//! let m = b.pure(PureOp::Fmul, &[v[0], v[1]]);
+//! let s = b.pure(PureOp::Fadd, &[m, v[2]]);
+//! b.effect(EffectOp::Store(ssbo), &[zero, s], &[]);
+//! b.return_();
+//!
+//! let out = optimize(&f, &GenericTarget::new(), &OptOptions::default()).unwrap();
+//! assert!(out.func.to_string().contains("fma"));
+//! assert_eq!(out.report.fired("fma-add-mul-left"), 1);
+//! ```
+
+pub mod analysis;
+pub mod cost;
+pub mod dump;
+pub mod elaborate;
+pub mod extract;
+pub mod language;
+pub mod probe;
+pub mod rules;
+pub mod runner;
+pub mod skeleton;
+pub mod soundness;
+pub mod synth;
+pub mod target;
+pub mod term;
+pub mod to_egraph;
+
+#[cfg(test)]
+mod tests;
+
+pub use analysis::{EGraph, FactAnalysis, Facts};
+pub use cost::OpCost;
+pub use language::{Kind, Node};
+pub use rules::{Rule, RuleSpec, Tolerance};
+pub use runner::{Limits, Report, StopReason};
+pub use target::{GenericTarget, Target};
+
+use crate::ir::{verify, Function, Op, Value, ValueDef, VerifyErrors};
+use egg::{Id, RecExpr};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Which extractor to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ExtractorKind {
+    /// The DAG extractor (shared values paid once).
+    #[default]
+    Dag,
+    /// Tree costs only (the baseline).
+    Tree,
+}
+
+/// Which dumps to produce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpOptions {
+    /// The e-graph as DOT.
+    pub dot: bool,
+    /// The e-graph as SVG (runs Graphviz).
+    pub svg: bool,
+    /// At most this many e-nodes in the DOT/SVG dump.
+    pub max_dot_nodes: usize,
+    /// Explain, for each of these input values, why its original computation equals the
+    /// extracted one (turns on explanation tracking).
+    pub explain: Vec<Value>,
+}
+
+impl Default for DumpOptions {
+    fn default() -> Self {
+        DumpOptions {
+            dot: false,
+            svg: false,
+            max_dot_nodes: dump::DOT_NODE_LIMIT,
+            explain: Vec::new(),
+        }
+    }
+}
+
+/// Options of one optimization.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OptOptions {
+    /// Saturation limits.
+    pub limits: Limits,
+    /// The extractor.
+    pub extractor: ExtractorKind,
+    /// Requested dumps.
+    pub dump: DumpOptions,
+}
+
+/// The dumps an optimization produced.
+#[derive(Debug, Default)]
+pub struct Dumps {
+    /// DOT, if requested.
+    pub dot: Option<String>,
+    /// SVG, if requested (or why it could not be made).
+    pub svg: Option<Result<String, dump::DumpError>>,
+    /// Explanations, per requested value: the flat proof, or why there is none.
+    pub explanations: Vec<(Value, String)>,
+}
+
+/// The result of [`optimize`].
+#[derive(Debug)]
+pub struct Optimized {
+    /// The optimized function (verified).
+    pub func: Function,
+    /// What the run did.
+    pub report: Report,
+    /// Requested dumps.
+    pub dumps: Dumps,
+}
+
+/// Why optimization failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OptError {
+    /// The input does not verify.
+    #[error("optimizer input does not verify: {0}")]
+    InvalidInput(VerifyErrors),
+    /// The input could not be put into the e-graph.
+    #[error("optimizer input: {0}")]
+    Lower(#[from] to_egraph::LowerError),
+}
+
+/// Optimizes `func` for `target`.
+pub fn optimize(
+    func: &Function,
+    target: &dyn Target,
+    opts: &OptOptions,
+) -> Result<Optimized, OptError> {
+    verify(func).map_err(OptError::InvalidInput)?;
+    let mut egraph = EGraph::new(FactAnalysis::default());
+    if !opts.dump.explain.is_empty() {
+        egraph = egraph.with_explanations_enabled();
+    }
+    let mut lowered = to_egraph::lower(func, &mut egraph)?;
+    egraph.rebuild();
+    let (mut egraph, mut report) = runner::saturate(egraph, target.rules(), &opts.limits);
+    report.insts_before = func.inst_count();
+
+    let start = Instant::now();
+    let find = |id| egraph.find(id);
+    lowered.skeleton.canonicalize(find);
+    let roots = lowered.skeleton.roots();
+    let cost = |n: &Node, f: &Facts| cost::extraction_cost(target.cost(n, f), n);
+    let ex = match opts.extractor {
+        ExtractorKind::Dag => extract::dag(&egraph, &roots, cost),
+        ExtractorKind::Tree => extract::tree(&egraph, &roots, cost),
+    };
+    report.extraction_time = start.elapsed().as_secs_f64();
+    report.cost = ex.dag_cost;
+    report.unavailable = ex
+        .unavailable
+        .iter()
+        .filter_map(|c| ex.choice.get(c).map(|n| n.to_string()))
+        .collect();
+
+    let start = Instant::now();
+    let relaxed = lowered.relaxed_classes(&egraph);
+    let out = match elaborate::elaborate(func, &lowered.skeleton, &egraph, &ex, &relaxed) {
+        Ok(f) => match verify(&f) {
+            Ok(()) => f,
+            Err(e) => {
+                report.fallback = Some(format!("the optimized function does not verify: {e}"));
+                func.clone()
+            }
+        },
+        Err(e) => {
+            report.fallback = Some(e.to_string());
+            func.clone()
+        }
+    };
+    report.elaboration_time = start.elapsed().as_secs_f64();
+    report.insts_after = out.inst_count();
+
+    let mut dumps = Dumps::default();
+    if opts.dump.dot || opts.dump.svg {
+        let text = dump::dot(&egraph, &roots, &ex.choice, opts.dump.max_dot_nodes);
+        if opts.dump.svg {
+            dumps.svg = Some(dump::svg(&text));
+        }
+        if opts.dump.dot {
+            dumps.dot = Some(text);
+        }
+    }
+    for &v in &opts.dump.explain {
+        let text = explain(func, &mut egraph, &lowered.classes, &ex.choice, v);
+        dumps.explanations.push((v, text));
+    }
+    Ok(Optimized {
+        func: out,
+        report,
+        dumps,
+    })
+}
+
+/// The input's computation of `v` as a term over leaves (how `to_egraph` put it in).
+fn original_term(func: &Function, v: Value, expr: &mut RecExpr<Node>) -> Option<Id> {
+    let ty = func.value_type(v);
+    let leaf = Node::leaf(Kind::Leaf { value: v, ty });
+    let node = match func.values[v].def {
+        ValueDef::Result(inst, i) => {
+            let data = &func.insts[inst];
+            match data.op {
+                Op::Pure(_) | Op::Custom(_) | Op::Const(_) => {
+                    let kids: Option<Vec<Id>> = data
+                        .args
+                        .iter()
+                        .map(|&a| original_term(func, a, expr))
+                        .collect();
+                    Node::new(Kind::from_op(data.op, ty, data.flags)?, &kids?)
+                }
+                Op::Effect(op) if skeleton::floats(&op) => {
+                    let kids: Option<Vec<Id>> = data
+                        .args
+                        .iter()
+                        .map(|&a| original_term(func, a, expr))
+                        .collect();
+                    Node::new(
+                        Kind::Invariant {
+                            op,
+                            index: i as u8,
+                            ty,
+                        },
+                        &kids?,
+                    )
+                }
+                _ => leaf,
+            }
+        }
+        _ => leaf,
+    };
+    Some(expr.add(node))
+}
+
+/// The extracted term of class `c`.
+fn extracted_term(
+    egraph: &EGraph,
+    choice: &HashMap<Id, Node>,
+    c: Id,
+    expr: &mut RecExpr<Node>,
+) -> Option<Id> {
+    let node = choice.get(&egraph.find(c))?;
+    let kids: Option<Vec<Id>> = node
+        .children
+        .iter()
+        .map(|&k| extracted_term(egraph, choice, k, expr))
+        .collect();
+    Some(expr.add(Node::new(node.kind, &kids?)))
+}
+
+fn explain(
+    func: &Function,
+    egraph: &mut EGraph,
+    classes: &HashMap<Value, Id>,
+    choice: &HashMap<Id, Node>,
+    v: Value,
+) -> String {
+    let Some(&class) = classes.get(&v) else {
+        return format!("{v} is not a value of the input function");
+    };
+    let mut left = RecExpr::default();
+    let mut right = RecExpr::default();
+    if original_term(func, v, &mut left).is_none() {
+        return format!("{v}: no term for its computation");
+    }
+    if extracted_term(egraph, choice, class, &mut right).is_none() {
+        return format!("{v} is not used by the optimized function");
+    }
+    match (egraph.lookup_expr(&left), egraph.lookup_expr(&right)) {
+        (Some(a), Some(b)) if egraph.find(a) == egraph.find(b) => {
+            egraph.explain_equivalence(&left, &right).get_flat_string()
+        }
+        _ => format!("{v}: its terms are not both in the e-graph"),
+    }
+}

@@ -1,0 +1,336 @@
+//! Rewrite rules: data, one topic per file, each with its identity and a soundness tolerance.
+//!
+//! # Writing a rule
+//! A rule is a left-hand pattern, a right-hand term, an optional guard and the tolerance within
+//! which both sides agree. Its doc line states the identity it relies on and why that identity
+//! holds exactly (or how far it is off):
+//!
+//! ```text
+//! rule_specs! {
+//!     /// x * 1 == x: IEEE multiplication by one is exact, also for -0, infinities and NaN.
+//!     "fmul-one": "(fmul ?x 1)" => "?x";
+//!     /// x * 2^k == x << k (wrapping), k from the constant.
+//!     "imul-pow2": "(imul ?x ?c)" => "(ishl ?x ?k)", guard = guards::pow2_shift;
+//! }
+//! ```
+//!
+//! The rulebook (after Cranelift's): the right side is never worse than the left for every
+//! target; no general commutativity or associativity (targeted variants only, e.g. constants to
+//! the right); float identities only where IEEE arithmetic makes them exact with NaN, -0, infinities
+//! and denormals (`x * 1 -> x` yes, `x + 0 -> x` no: `-0 + 0` is `+0`), otherwise a stated
+//! tolerance. Every rule is checked by `opt::soundness`: both sides are evaluated on random inputs
+//! with the IR's evaluation functions; a new rule is checked without touching the test.
+//!
+//! Literals in patterns are generic (`1` means one in whatever type the position has; see
+//! [`Term`]); a guard sees the matched classes' types and constants and may bind new constants
+//! for the right side (`?k` above).
+
+pub mod algebra;
+pub mod bitfield;
+pub mod compare_select;
+pub mod constants;
+pub mod fusion;
+pub mod guards;
+pub mod negabs;
+pub mod pow_exp_log;
+pub mod strength;
+pub mod texture;
+mod pattern;
+
+pub use pattern::Bindings;
+
+use super::analysis::FactAnalysis;
+use super::language::Node;
+use super::term::{Term, TermError};
+use crate::ir::OpRegistry;
+use egg::Rewrite;
+
+/// A guard: inspects a match (types, constants) and may bind constants for the right side.
+/// Returning `false` rejects the match.
+pub type Guard = fn(&mut Bindings<'_>) -> bool;
+
+/// How closely the two sides of a rule must agree in the soundness check.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Tolerance {
+    /// Bit for bit (every NaN equal to every NaN).
+    Exact,
+    /// Within this many units in the last place of the result type; +0 equals -0.
+    Ulps(u32),
+    /// Within this absolute difference; +0 equals -0.
+    Abs(f64),
+    /// Contraction: within one unit in the last place of the largest intermediate magnitude of the
+    /// original computation; anything goes where the original overflowed to infinity (fusing
+    /// removes an intermediate rounding and can turn an overflow into a finite result).
+    Fused,
+}
+
+/// Which float inputs the soundness check draws for a rule's variables.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Domain {
+    /// Everything: NaN, infinities, signed zeros, denormals, extremes, random bits.
+    Any,
+    /// Random values in `[lo, hi]` plus NaN, infinities, signed zeros and denormals (for rules
+    /// whose accuracy is only promised on a range, like the transcendental lowerings).
+    Range(f64, f64),
+    /// Random finite values of magnitude in `[lo, hi]`, either sign; no special values (texture
+    /// coordinates and gradients, where non-finite input has no defined LOD).
+    Magnitude(f64, f64),
+}
+
+/// The written form of a pattern rule, as the topic files declare it.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleSpec {
+    /// Unique kebab-case name.
+    pub name: &'static str,
+    /// The identity, from the doc comment.
+    pub doc: &'static str,
+    /// Left-hand pattern.
+    pub lhs: &'static str,
+    /// Right-hand term.
+    pub rhs: &'static str,
+    /// Extra condition and bindings.
+    pub guard: Option<Guard>,
+    /// Soundness tolerance.
+    pub tolerance: Tolerance,
+    /// Soundness input domain.
+    pub domain: Domain,
+    /// A lowering the target cannot do without: never banned by the scheduler.
+    pub mandatory: bool,
+    /// Extra left sides for the soundness check, for guards whose constants must be correlated
+    /// (random constants would almost never satisfy them).
+    pub examples: Option<Examples>,
+}
+
+impl RuleSpec {
+    /// A rule with the defaults: no guard, exact, any input, not mandatory.
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        lhs: &'static str,
+        rhs: &'static str,
+    ) -> RuleSpec {
+        RuleSpec {
+            name,
+            doc,
+            lhs,
+            rhs,
+            guard: None,
+            tolerance: Tolerance::Exact,
+            domain: Domain::Any,
+            mandatory: false,
+            examples: None,
+        }
+    }
+
+    /// Sets the guard.
+    pub const fn guard(mut self, g: Guard) -> RuleSpec {
+        self.guard = Some(g);
+        self
+    }
+
+    /// Sets the tolerance.
+    pub const fn tol(mut self, t: Tolerance) -> RuleSpec {
+        self.tolerance = t;
+        self
+    }
+
+    /// Sets the soundness input domain.
+    pub const fn domain(mut self, d: Domain) -> RuleSpec {
+        self.domain = d;
+        self
+    }
+
+    /// Marks the rule as a mandatory lowering.
+    pub const fn mandatory(mut self, m: bool) -> RuleSpec {
+        self.mandatory = m;
+        self
+    }
+
+    /// Adds soundness-check examples.
+    pub const fn examples(mut self, e: Examples) -> RuleSpec {
+        self.examples = Some(e);
+        self
+    }
+}
+
+/// Declares pattern rules: each one preceded by its identity as a doc comment.
+///
+/// `"name": "lhs" => "rhs" [, key = value]*;` where key is `guard`, `tol`, `domain`,
+/// `mandatory` or `examples` (the [`RuleSpec`] setters).
+#[macro_export]
+macro_rules! rule_specs {
+    ($( $(#[doc = $doc:literal])+ $name:literal : $lhs:literal => $rhs:literal $(, $key:ident = $val:expr)* ; )*) => {
+        vec![ $( $crate::opt::rules::RuleSpec::new($name, concat!($($doc),+), $lhs, $rhs) $(.$key($val))* , )* ]
+    };
+}
+
+/// Terms a custom rule applies to, for the soundness check (each a concrete left side whose
+/// leaves are the random inputs).
+pub type Examples = fn() -> Vec<Term>;
+
+/// Where a rule's left sides come from in the soundness check.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    /// A pattern: the checker instantiates its variables with leaves and constants.
+    Pattern {
+        /// The left-hand pattern.
+        lhs: Term,
+        /// The right-hand term.
+        rhs: Term,
+    },
+    /// Code: the rule supplies its own example left sides.
+    Custom(Examples),
+}
+
+/// A rule ready to run: its `egg` rewrite and the facts the report and checker need.
+#[derive(Clone)]
+pub struct Rule {
+    /// Unique kebab-case name.
+    pub name: String,
+    /// The identity it relies on.
+    pub doc: String,
+    /// Soundness tolerance.
+    pub tolerance: Tolerance,
+    /// Soundness input domain.
+    pub domain: Domain,
+    /// Never banned by the scheduler.
+    pub mandatory: bool,
+    /// Its left sides, for the checker.
+    pub origin: Origin,
+    /// Extra left sides for the checker.
+    pub examples: Option<Examples>,
+    /// The rewrite.
+    pub rewrite: Rewrite<Node, FactAnalysis>,
+}
+
+impl core::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Rule")
+            .field("name", &self.name)
+            .field("doc", &self.doc)
+            .finish()
+    }
+}
+
+/// Why a rule could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// A side did not parse.
+    #[error("rule `{rule}`: {side} side: {err}")]
+    Term {
+        /// The rule.
+        rule: String,
+        /// `left` or `right`.
+        side: &'static str,
+        /// The parse error.
+        err: TermError,
+    },
+    /// The right side uses a variable the left side does not bind (and no guard could).
+    #[error("rule `{rule}`: {msg}")]
+    Invalid {
+        /// The rule.
+        rule: String,
+        /// What is wrong.
+        msg: String,
+    },
+}
+
+impl Rule {
+    /// Builds a pattern rule; target operations in it are looked up in `registry`.
+    pub fn from_spec(spec: &RuleSpec, registry: &OpRegistry) -> Result<Rule, RuleError> {
+        Rule::build(spec.name, spec.doc, spec.lhs, spec.rhs, spec, registry)
+    }
+
+    /// Builds a pattern rule from texts (for generated rules); `settings` supplies the guard,
+    /// tolerance, domain and mandatory flag.
+    pub fn build(
+        name: &str,
+        doc: &str,
+        lhs: &str,
+        rhs: &str,
+        settings: &RuleSpec,
+        registry: &OpRegistry,
+    ) -> Result<Rule, RuleError> {
+        let term = |text: &str, side: &'static str| {
+            Term::parse(text, registry).map_err(|err| RuleError::Term {
+                rule: name.to_string(),
+                side,
+                err,
+            })
+        };
+        let invalid = |msg: String| RuleError::Invalid {
+            rule: name.to_string(),
+            msg,
+        };
+        let lhs = term(lhs, "left")?;
+        let rhs = term(rhs, "right")?;
+        if let Term::Var(..) | Term::Lit(_) = lhs {
+            return Err(invalid("the left side must be an operation".into()));
+        }
+        let bound: Vec<String> = lhs.vars().into_iter().map(|(n, _)| n).collect();
+        for (v, _) in rhs.vars() {
+            if !bound.contains(&v) && settings.guard.is_none() {
+                return Err(invalid(format!("`?{v}` is not bound by the left side")));
+            }
+        }
+        let rewrite = pattern::rewrite(name, &lhs, &rhs, settings.guard).map_err(invalid)?;
+        Ok(Rule {
+            name: name.to_string(),
+            doc: doc.trim().to_string(),
+            tolerance: settings.tolerance,
+            domain: settings.domain,
+            mandatory: settings.mandatory,
+            origin: Origin::Pattern { lhs, rhs },
+            examples: settings.examples,
+            rewrite,
+        })
+    }
+
+    /// Builds every rule of a list (the topic files' lists are internal data; an error there is
+    /// a bug the crate's tests catch).
+    pub fn from_specs(specs: &[RuleSpec], registry: &OpRegistry) -> Result<Vec<Rule>, RuleError> {
+        specs.iter().map(|s| Rule::from_spec(s, registry)).collect()
+    }
+}
+
+/// The target-independent rules: every topic file's list, in a fixed order.
+pub fn generic_rules() -> Vec<Rule> {
+    let registry = OpRegistry::new();
+    let mut specs = Vec::new();
+    specs.extend(constants::specs());
+    specs.extend(algebra::specs());
+    specs.extend(negabs::specs());
+    specs.extend(strength::specs());
+    specs.extend(compare_select::specs());
+    specs.extend(pow_exp_log::specs());
+    specs.extend(bitfield::specs());
+    specs.extend(fusion::specs());
+    let mut rules = Rule::from_specs(&specs, &registry)
+        .unwrap_or_else(|e| panic!("built-in rule lists are well-formed: {e}"));
+    rules.extend(constants::commute_constants_right());
+    rules.extend(texture::rules());
+    rules
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generic_rules_build_and_have_unique_kebab_case_names() {
+        let rules = generic_rules();
+        let mut seen = std::collections::HashSet::new();
+        for r in &rules {
+            assert!(seen.insert(r.name.clone()), "duplicate rule name {}", r.name);
+            assert!(
+                r.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{} is not kebab-case",
+                r.name
+            );
+            assert!(!r.doc.is_empty(), "{} has no identity doc line", r.name);
+        }
+        assert!(rules.len() > 60, "only {} rules", rules.len());
+    }
+}

@@ -1,0 +1,265 @@
+//! Equality saturation: limits set before the run, a backoff scheduler, and the run's report.
+//!
+//! The limits are explicit and reported. Node and iteration limits decide where a run stops for
+//! any normal-sized shader, so results are deterministic (`egg` is built with its
+//! `deterministic` feature and every map the optimizer iterates is ordered); the time limit is a
+//! safety net that only a pathological input reaches, and the report says when it did.
+
+use super::analysis::{EGraph, FactAnalysis};
+use super::language::Node;
+use super::rules::Rule;
+use core::fmt;
+use egg::{BackoffScheduler, Runner};
+use std::time::Duration;
+
+/// Rounds of rule application. Most rules simplify, so the useful work is done in the first few
+/// rounds; twelve leave room for chains (canonicalize, then propagate a negation, then fuse).
+pub const ITERATION_LIMIT: usize = 12;
+
+/// The e-graph may grow to this many times its initial size: rules here add a bounded number of
+/// forms per e-node, so a healthy run stays well below it and only a runaway rule reaches it.
+pub const NODE_GROWTH_LIMIT: usize = 4;
+
+/// Room added to the growth limit so that small functions can still grow (one sin/cos lowering
+/// adds a dozen e-nodes, a cube-map LOD computation about seventy).
+pub const NODE_HEADROOM: usize = 10_000;
+
+/// A safety net against pathological inputs, far above the time any normal shader takes; when
+/// it triggers the output depends on the machine, and the report says so.
+pub const TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// A rule may match this many times per iteration (or the initial e-node count, if larger)
+/// before the backoff scheduler bans it for [`BAN_LENGTH`] iterations: explosive rules get
+/// throttled, ordinary rules on large functions do not.
+pub const MATCH_LIMIT: usize = 1_000;
+
+/// Iterations a throttled rule sits out (doubling each time it is banned again, as `egg`'s
+/// backoff scheduler does).
+pub const BAN_LENGTH: usize = 3;
+
+/// The limits of one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Maximum iterations.
+    pub iterations: usize,
+    /// Maximum growth factor of the e-graph's size.
+    pub node_growth: usize,
+    /// E-nodes allowed on top of the growth factor.
+    pub node_headroom: usize,
+    /// Time limit (safety net).
+    pub time: Duration,
+    /// Per-rule match limit before backoff (at least the initial e-node count).
+    pub match_limit: usize,
+    /// Initial ban length.
+    pub ban_length: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            iterations: ITERATION_LIMIT,
+            node_growth: NODE_GROWTH_LIMIT,
+            node_headroom: NODE_HEADROOM,
+            time: TIME_LIMIT,
+            match_limit: MATCH_LIMIT,
+            ban_length: BAN_LENGTH,
+        }
+    }
+}
+
+impl Limits {
+    /// The e-node limit for an e-graph that starts with `initial` e-nodes.
+    pub fn node_limit(&self, initial: usize) -> usize {
+        initial
+            .saturating_mul(self.node_growth)
+            .saturating_add(self.node_headroom)
+    }
+}
+
+/// Why saturation stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StopReason {
+    /// No rule changed anything: every equivalent form the rules know is present.
+    Saturated,
+    /// The iteration limit was reached.
+    IterationLimit(usize),
+    /// The e-node limit was exceeded (the number is the size reached).
+    NodeLimit(usize),
+    /// The time limit was exceeded (seconds).
+    TimeLimit(f64),
+    /// Something else stopped the run.
+    Other(String),
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Saturated => f.write_str("saturated"),
+            StopReason::IterationLimit(n) => write!(f, "iteration limit ({n})"),
+            StopReason::NodeLimit(n) => write!(f, "node limit (reached {n} e-nodes)"),
+            StopReason::TimeLimit(s) => write!(f, "time limit ({s:.3} s)"),
+            StopReason::Other(s) => write!(f, "stopped: {s}"),
+        }
+    }
+}
+
+impl From<egg::StopReason> for StopReason {
+    fn from(r: egg::StopReason) -> StopReason {
+        match r {
+            egg::StopReason::Saturated => StopReason::Saturated,
+            egg::StopReason::IterationLimit(n) => StopReason::IterationLimit(n),
+            egg::StopReason::NodeLimit(n) => StopReason::NodeLimit(n),
+            egg::StopReason::TimeLimit(s) => StopReason::TimeLimit(s),
+            egg::StopReason::Other(s) => StopReason::Other(s),
+        }
+    }
+}
+
+/// What a run did: why it stopped, how big the e-graph got, which rules fired, where time went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Why saturation stopped.
+    pub stop_reason: StopReason,
+    /// Iterations run.
+    pub iterations: usize,
+    /// E-nodes before the run.
+    pub initial_nodes: usize,
+    /// E-nodes after the run.
+    pub nodes: usize,
+    /// E-classes after the run.
+    pub classes: usize,
+    /// The e-node limit that applied.
+    pub node_limit: usize,
+    /// Times each rule changed the e-graph, for every rule in the order given.
+    pub firings: Vec<(String, usize)>,
+    /// Seconds searching for matches.
+    pub search_time: f64,
+    /// Seconds applying rules.
+    pub apply_time: f64,
+    /// Seconds restoring the e-graph's invariants.
+    pub rebuild_time: f64,
+    /// Seconds in saturation overall.
+    pub saturation_time: f64,
+    /// Seconds extracting.
+    pub extraction_time: f64,
+    /// Seconds elaborating.
+    pub elaboration_time: f64,
+    /// DAG cost of the extracted program (target cost model).
+    pub cost: f64,
+    /// Instructions before.
+    pub insts_before: usize,
+    /// Instructions after.
+    pub insts_after: usize,
+    /// E-nodes the target cannot execute that extraction had to keep (no alternative found).
+    pub unavailable: Vec<String>,
+    /// Set when the optimizer kept its input instead of its result, and why.
+    pub fallback: Option<String>,
+}
+
+impl Report {
+    /// How often the named rule fired.
+    pub fn fired(&self, rule: &str) -> usize {
+        self.firings
+            .iter()
+            .find(|(n, _)| n == rule)
+            .map_or(0, |(_, c)| *c)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "optimizer report")?;
+        writeln!(f, "  stop reason: {}", self.stop_reason)?;
+        writeln!(f, "  iterations: {}", self.iterations)?;
+        writeln!(
+            f,
+            "  e-graph: {} -> {} e-nodes ({} e-classes), limit {}",
+            self.initial_nodes, self.nodes, self.classes, self.node_limit
+        )?;
+        writeln!(
+            f,
+            "  instructions: {} -> {}, cost {:.2}",
+            self.insts_before, self.insts_after, self.cost
+        )?;
+        writeln!(
+            f,
+            "  time: saturation {:.3} ms (search {:.3}, apply {:.3}, rebuild {:.3}), extraction {:.3} ms, elaboration {:.3} ms",
+            self.saturation_time * 1e3,
+            self.search_time * 1e3,
+            self.apply_time * 1e3,
+            self.rebuild_time * 1e3,
+            self.extraction_time * 1e3,
+            self.elaboration_time * 1e3
+        )?;
+        if let Some(why) = &self.fallback {
+            writeln!(f, "  kept the input: {why}")?;
+        }
+        if !self.unavailable.is_empty() {
+            writeln!(f, "  unavailable on target: {}", self.unavailable.join(", "))?;
+        }
+        let mut fired: Vec<&(String, usize)> =
+            self.firings.iter().filter(|(_, n)| *n > 0).collect();
+        fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        writeln!(f, "  rules fired ({} of {}):", fired.len(), self.firings.len())?;
+        for (name, n) in fired {
+            writeln!(f, "    {n:>6}  {name}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `rules` on `egraph` within `limits`; returns the saturated e-graph and the report's
+/// saturation part (the caller fills in extraction and elaboration).
+pub fn saturate(egraph: EGraph, rules: &[Rule], limits: &Limits) -> (EGraph, Report) {
+    let initial_nodes = egraph.total_size();
+    let node_limit = limits.node_limit(initial_nodes);
+    let mut scheduler = BackoffScheduler::default()
+        .with_initial_match_limit(limits.match_limit.max(initial_nodes))
+        .with_ban_length(limits.ban_length);
+    for r in rules.iter().filter(|r| r.mandatory) {
+        scheduler = scheduler.do_not_ban(r.name.as_str());
+    }
+    let start = std::time::Instant::now();
+    let runner: Runner<Node, FactAnalysis> = Runner::new(FactAnalysis::default())
+        .with_egraph(egraph)
+        .with_iter_limit(limits.iterations)
+        .with_node_limit(node_limit)
+        .with_time_limit(limits.time)
+        .with_scheduler(scheduler)
+        .run(rules.iter().map(|r| &r.rewrite));
+    let saturation_time = start.elapsed().as_secs_f64();
+    let mut firings: Vec<(String, usize)> = rules.iter().map(|r| (r.name.clone(), 0)).collect();
+    for it in &runner.iterations {
+        for (name, n) in &it.applied {
+            if let Some(slot) = firings.iter_mut().find(|(r, _)| r.as_str() == name.as_str()) {
+                slot.1 += n;
+            }
+        }
+    }
+    let sum = |f: fn(&egg::Iteration<()>) -> f64| runner.iterations.iter().map(f).sum::<f64>();
+    let report = Report {
+        stop_reason: runner
+            .stop_reason
+            .clone()
+            .map(StopReason::from)
+            .unwrap_or(StopReason::Other("did not run".into())),
+        iterations: runner.iterations.len(),
+        initial_nodes,
+        nodes: runner.egraph.total_size(),
+        classes: runner.egraph.number_of_classes(),
+        node_limit,
+        firings,
+        search_time: sum(|i| i.search_time),
+        apply_time: sum(|i| i.apply_time),
+        rebuild_time: sum(|i| i.rebuild_time),
+        saturation_time,
+        extraction_time: 0.0,
+        elaboration_time: 0.0,
+        cost: 0.0,
+        insts_before: 0,
+        insts_after: 0,
+        unavailable: Vec::new(),
+        fallback: None,
+    };
+    (runner.egraph, report)
+}

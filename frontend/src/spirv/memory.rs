@@ -1,0 +1,756 @@
+//! Variables, pointers, loads and stores.
+//!
+//! - Function and Private variables, and stage outputs, are promoted: their contents live in the
+//!   environment as IR values ([`Key::Var`]), a store replaces them and a load reads them, so no
+//!   memory traffic is left. A dynamic index becomes a chain of `select`s over the elements.
+//! - Stage inputs are read once, in the prologue (see `io.rs`).
+//! - Storage and uniform buffers, push constants and workgroup memory are byte-addressed: an
+//!   access chain accumulates a constant and a dynamic byte offset following the layout
+//!   decorations, and a load or store of a composite becomes one IR load or store per run of
+//!   tightly packed scalars.
+
+use super::context::Lowerer;
+use super::error::SpirvError;
+use super::module::{Id, Inst};
+use super::types::Ty;
+use super::value::{Agg, Handle, Index, Key, MemLayout, MemPtr, Pointer, Root};
+use agxc_egraph::ir::{AddressSpace, Binding, EffectOp, MemAccess, PureOp, Type, Value};
+use smallvec::SmallVec;
+use spirv::{Decoration, StorageClass};
+use std::rc::Rc;
+
+/// A variable's storage class and pointee type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct VarInfo {
+    pub class: StorageClass,
+    pub pointee: Id,
+}
+
+impl<'m> Lowerer<'m> {
+    /// The descriptor binding of a variable (defaults 0, 0).
+    pub fn binding_of(&self, var: Id) -> Binding {
+        Binding::new(
+            self.decos.literal(var, Decoration::DescriptorSet).unwrap_or(0),
+            self.decos.literal(var, Decoration::Binding).unwrap_or(0),
+        )
+    }
+
+    /// A module-scope `OpVariable`.
+    pub fn declare_global_var(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let id = inst.result()?;
+        let (class, pointee) = self.types.pointer(inst.result_ty()?, inst)?;
+        let mem = |space: AddressSpace, offset: u32| {
+            Pointer::Mem(MemPtr {
+                space,
+                offset,
+                dynamic: None,
+                ty: pointee,
+                layout: MemLayout::Plain,
+            })
+        };
+        let logical = |root: Root| Pointer::Logical {
+            root,
+            path: SmallVec::new(),
+            ty: pointee,
+        };
+        let has_init = inst.operands.len() > 1;
+        let ptr = match class {
+            StorageClass::Input => logical(Root::Input(id)),
+            StorageClass::Output | StorageClass::Private => logical(Root::Var(id)),
+            // Images and samplers; arrays of them are rejected where they are used.
+            StorageClass::UniformConstant => logical(Root::Handle(id)),
+            StorageClass::Uniform => {
+                let b = self.binding_of(id);
+                if self.decos.has(pointee, Decoration::BufferBlock) {
+                    mem(AddressSpace::Storage(b), 0)
+                } else {
+                    mem(AddressSpace::Uniform(b), 0)
+                }
+            }
+            StorageClass::StorageBuffer => mem(AddressSpace::Storage(self.binding_of(id)), 0),
+            StorageClass::PushConstant => mem(AddressSpace::PushConstant, 0),
+            StorageClass::Workgroup => {
+                if has_init {
+                    return Err(inst.unsupported("an initializer on a Workgroup variable"));
+                }
+                let size = self.types.natural_size(pointee, &self.decos, inst)?;
+                let offset = self.func.shared_memory.next_multiple_of(16);
+                self.func.shared_memory = offset
+                    .checked_add(size)
+                    .ok_or_else(|| inst.unsupported("more than 4 GiB of workgroup memory"))?;
+                mem(AddressSpace::Workgroup, offset)
+            }
+            other => return Err(inst.unsupported(format!("storage class {other:?}"))),
+        };
+        self.vars.insert(id, VarInfo { class, pointee });
+        self.globals.insert(id, Agg::Pointer(Rc::new(ptr)));
+        Ok(())
+    }
+
+    /// Gives every Private and Output variable its initial contents.
+    pub fn init_global_vars(&mut self) -> Result<(), SpirvError> {
+        let m = self.m;
+        for inst in m.globals.iter().filter(|i| i.opcode == spirv::Op::Variable) {
+            let id = inst.result()?;
+            let Some(info) = self.vars.get(&id).copied() else {
+                continue;
+            };
+            if matches!(info.class, StorageClass::Private | StorageClass::Output) {
+                let init = self.var_initializer(inst, info.pointee)?;
+                self.env.set(Key::Var(id), init);
+            }
+        }
+        Ok(())
+    }
+
+    fn var_initializer(&mut self, inst: &Inst, pointee: Id) -> Result<Agg, SpirvError> {
+        if inst.operands.len() > 1 {
+            let init = self.operand(inst, 1)?;
+            Ok(init)
+        } else {
+            self.zero_agg(pointee, inst)
+        }
+    }
+
+    /// A function-scope `OpVariable`: promoted, initialized to its initializer or zero.
+    pub fn lower_local_var(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let id = inst.result()?;
+        let (class, pointee) = self.types.pointer(inst.result_ty()?, inst)?;
+        if class != StorageClass::Function {
+            return Err(inst.invalid(format!("{class:?} variable inside a function")));
+        }
+        let init = self.var_initializer(inst, pointee)?;
+        self.vars.insert(id, VarInfo { class, pointee });
+        self.env.set(Key::Var(id), init);
+        let ptr = Pointer::Logical {
+            root: Root::Var(id),
+            path: SmallVec::new(),
+            ty: pointee,
+        };
+        self.env.set(Key::Id(id), Agg::Pointer(Rc::new(ptr)));
+        Ok(())
+    }
+
+    /// The image, sampler or combined image-sampler held by a UniformConstant variable.
+    pub fn handle_of(&self, var: Id, pointee: Id, at: &Inst) -> Result<Handle, SpirvError> {
+        let binding = self.binding_of(var);
+        match self.types.get(pointee, at)? {
+            Ty::Image(ty) => Ok(Handle::Image { binding, ty: *ty }),
+            Ty::Sampler => Ok(Handle::Sampler { binding }),
+            Ty::SampledImage { image } => match self.types.get(*image, at)? {
+                Ty::Image(ty) => Ok(Handle::SampledImage {
+                    texture: binding,
+                    sampler: binding,
+                    ty: *ty,
+                }),
+                _ => Err(at.invalid("sampled image of a non-image type")),
+            },
+            Ty::Array { .. } | Ty::RuntimeArray { .. } => {
+                Err(at.unsupported("arrays of images or samplers"))
+            }
+            other => Err(at.unsupported(format!("UniformConstant variable of type {other:?}"))),
+        }
+    }
+
+    /// Operand `i` as a pointer.
+    pub fn operand_pointer(&mut self, inst: &Inst, i: usize) -> Result<Rc<Pointer>, SpirvError> {
+        match self.operand(inst, i)? {
+            Agg::Pointer(p) => Ok(p),
+            _ => Err(inst.mismatch(format!("operand {i} is not a pointer"))),
+        }
+    }
+
+    /// `OpAccessChain` and `OpInBoundsAccessChain`.
+    pub fn lower_access_chain(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let base = self.operand_pointer(inst, 0)?;
+        let mut indices = Vec::new();
+        for i in 1..inst.operands.len() {
+            indices.push(self.operand_scalar(inst, i)?);
+        }
+        let ptr = match &*base {
+            Pointer::Logical { root, path, ty } => {
+                if let Root::Handle(_) = root {
+                    if !indices.is_empty() {
+                        return Err(inst.unsupported("arrays of images or samplers"));
+                    }
+                }
+                let mut path = path.clone();
+                let mut ty = *ty;
+                for &ix in &indices {
+                    let step = match self.fold(ix) {
+                        Some(c) if c.ty().is_int() => Index::Const(u32::try_from(c.as_u64()).map_err(
+                            |_| inst.invalid("constant index out of range"),
+                        )?),
+                        _ => {
+                            if matches!(self.types.get(ty, inst)?, Ty::Struct { .. }) {
+                                return Err(inst.invalid("structure member index is not a constant"));
+                            }
+                            Index::Dyn(self.index_i32(inst, ix)?)
+                        }
+                    };
+                    let child = match step {
+                        Index::Const(c) => c,
+                        Index::Dyn(_) => 0,
+                    };
+                    ty = self.types.child(ty, child, inst)?;
+                    path.push(step);
+                }
+                Pointer::Logical {
+                    root: *root,
+                    path,
+                    ty,
+                }
+            }
+            Pointer::Mem(m) => Pointer::Mem(self.chain_mem(inst, m.clone(), &indices)?),
+        };
+        let (_, pointee) = self.types.pointer(inst.result_ty()?, inst)?;
+        if pointee != ptr.pointee() && !self.same_type(pointee, ptr.pointee()) {
+            return Err(inst.mismatch(format!(
+                "the chain reaches %{}, the result type points to %{pointee}",
+                ptr.pointee()
+            )));
+        }
+        self.bind(inst, Agg::Pointer(Rc::new(ptr)))
+    }
+
+    /// Structural type equality (modules may declare the same type twice).
+    fn same_type(&self, a: Id, b: Id) -> bool {
+        a == b || matches!((self.types.lookup(a), self.types.lookup(b)), (Some(x), Some(y)) if x == y)
+    }
+
+    /// An index as an i32 (indices are signed; narrower ones are sign-extended).
+    pub fn index_i32(&mut self, inst: &Inst, v: Value) -> Result<Value, SpirvError> {
+        match self.ty(v) {
+            Type::I32 => Ok(v),
+            Type::I16 => Ok(self.convert(PureOp::Sext, v, Type::I32)),
+            other => Err(inst.mismatch(format!("index of type {other}"))),
+        }
+    }
+
+    fn add_offset(
+        &mut self,
+        inst: &Inst,
+        p: &mut MemPtr,
+        index: Value,
+        scale: u32,
+    ) -> Result<(), SpirvError> {
+        if let Some(c) = self.fold(index).filter(|c| c.ty().is_int()) {
+            let add = (c.as_i64())
+                .checked_mul(scale as i64)
+                .and_then(|a| u32::try_from(a).ok())
+                .and_then(|a| p.offset.checked_add(a));
+            if let Some(o) = add {
+                p.offset = o;
+                return Ok(());
+            }
+        }
+        let ix = self.index_i32(inst, index)?;
+        let k = self.iconst(Type::I32, scale as i64);
+        let scaled = self.pure(PureOp::Imul, &[ix, k]);
+        p.dynamic = Some(match p.dynamic {
+            Some(d) => self.pure(PureOp::Iadd, &[d, scaled]),
+            None => scaled,
+        });
+        Ok(())
+    }
+
+    fn chain_mem(&mut self, inst: &Inst, mut p: MemPtr, indices: &[Value]) -> Result<MemPtr, SpirvError> {
+        for &ix in indices {
+            let cur = p.ty;
+            match self.types.get(cur, inst)?.clone() {
+                Ty::Struct { members } => {
+                    let m = match self.fold(ix) {
+                        Some(c) if c.ty().is_int() && (c.as_u64() as usize) < members.len() => {
+                            c.as_u64() as u32
+                        }
+                        _ => return Err(inst.invalid("structure member index is not a valid constant")),
+                    };
+                    let off = self.types.member_offset(cur, m, &self.decos, inst)?;
+                    p.offset = p
+                        .offset
+                        .checked_add(off)
+                        .ok_or_else(|| inst.invalid("offset overflow"))?;
+                    let member_ty = members[m as usize];
+                    p.layout = if self.is_matrix_like(member_ty, inst)? {
+                        let (stride, row_major) =
+                            self.types.matrix_layout(cur, m, member_ty, &self.decos, inst)?;
+                        MemLayout::Matrix { stride, row_major }
+                    } else {
+                        MemLayout::Plain
+                    };
+                    p.ty = member_ty;
+                }
+                Ty::Array { elem, .. } | Ty::RuntimeArray { elem } => {
+                    let stride = self.types.array_stride(cur, &self.decos, inst)?;
+                    self.add_offset(inst, &mut p, ix, stride)?;
+                    p.ty = elem;
+                }
+                Ty::Matrix { column, .. } => {
+                    let (stride, row_major) = self.matrix_stride(p.layout, column, inst)?;
+                    let scalar = self.column_scalar_bytes(column, inst)?;
+                    if row_major {
+                        self.add_offset(inst, &mut p, ix, scalar)?;
+                        p.layout = MemLayout::Strided { stride };
+                    } else {
+                        self.add_offset(inst, &mut p, ix, stride)?;
+                        p.layout = MemLayout::Plain;
+                    }
+                    p.ty = column;
+                }
+                Ty::Vector { elem, .. } => {
+                    let step = match p.layout {
+                        MemLayout::Strided { stride } => stride,
+                        _ => self.types.scalar(elem, inst)?.bytes(),
+                    };
+                    self.add_offset(inst, &mut p, ix, step)?;
+                    p.layout = MemLayout::Plain;
+                    p.ty = elem;
+                }
+                other => return Err(inst.mismatch(format!("cannot index into {other:?}"))),
+            }
+        }
+        Ok(p)
+    }
+
+    fn is_matrix_like(&self, mut ty: Id, at: &Inst) -> Result<bool, SpirvError> {
+        loop {
+            match self.types.get(ty, at)? {
+                Ty::Matrix { .. } => return Ok(true),
+                Ty::Array { elem, .. } | Ty::RuntimeArray { elem } => ty = *elem,
+                _ => return Ok(false),
+            }
+        }
+    }
+
+    fn column_scalar_bytes(&self, column: Id, at: &Inst) -> Result<u32, SpirvError> {
+        Ok(self.types.components(column, at)?.0.bytes())
+    }
+
+    /// Column (or row) stride and majorness of a matrix under a layout.
+    fn matrix_stride(&self, layout: MemLayout, column: Id, at: &Inst) -> Result<(u32, bool), SpirvError> {
+        Ok(match layout {
+            MemLayout::Matrix { stride, row_major } => (stride, row_major),
+            _ => (self.types.natural_size(column, &self.decos, at)?, false),
+        })
+    }
+
+    /// `OpLoad`.
+    pub fn lower_load(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let ptr = self.operand_pointer(inst, 0)?;
+        let value = self.load(inst, &ptr)?;
+        self.bind(inst, value)
+    }
+
+    /// Reads through a pointer.
+    pub fn load(&mut self, inst: &Inst, ptr: &Pointer) -> Result<Agg, SpirvError> {
+        match ptr {
+            Pointer::Logical { root, path, .. } => {
+                let whole = match *root {
+                    Root::Var(var) => self
+                        .env
+                        .get(Key::Var(var))
+                        .cloned()
+                        .ok_or_else(|| inst.invalid(format!("variable %{var} read before it is declared")))?,
+                    Root::Input(var) => self.input_agg(var, inst)?,
+                    Root::Handle(var) => {
+                        let info = self.vars.get(&var).copied().ok_or_else(|| inst.unknown_id(var))?;
+                        return Ok(Agg::Handle(self.handle_of(var, info.pointee, inst)?));
+                    }
+                };
+                self.extract_path(inst, &whole, path)
+            }
+            Pointer::Mem(m) => {
+                let base = match m.dynamic {
+                    Some(d) => d,
+                    None => self.zero(Type::I32),
+                };
+                self.load_mem(inst, m.space, base, m.offset, m.ty, m.layout, 0)
+            }
+        }
+    }
+
+    /// `OpStore`.
+    pub fn lower_store(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let ptr = self.operand_pointer(inst, 0)?;
+        let value = self.operand(inst, 1)?;
+        self.store(inst, &ptr, value)
+    }
+
+    /// Writes through a pointer.
+    pub fn store(&mut self, inst: &Inst, ptr: &Pointer, value: Agg) -> Result<(), SpirvError> {
+        match ptr {
+            Pointer::Logical { root, path, .. } => match *root {
+                Root::Var(var) => {
+                    let whole = self
+                        .env
+                        .get(Key::Var(var))
+                        .cloned()
+                        .ok_or_else(|| inst.invalid(format!("variable %{var} written before it is declared")))?;
+                    let new = self.replace_path(inst, &whole, path, value)?;
+                    self.env.set(Key::Var(var), new);
+                    Ok(())
+                }
+                Root::Input(_) => Err(inst.invalid("store to an Input variable")),
+                Root::Handle(_) => Err(inst.invalid("store to a UniformConstant variable")),
+            },
+            Pointer::Mem(m) => {
+                if !m.space.is_writable() {
+                    return Err(inst.invalid("store to read-only memory (Uniform or PushConstant)"));
+                }
+                let base = match m.dynamic {
+                    Some(d) => d,
+                    None => self.zero(Type::I32),
+                };
+                self.store_mem(inst, m.space, base, m.offset, m.ty, m.layout, &value, 0)
+            }
+        }
+    }
+
+    /// `OpCopyMemory`: a load and a store.
+    pub fn lower_copy_memory(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let dst = self.operand_pointer(inst, 0)?;
+        let src = self.operand_pointer(inst, 1)?;
+        let v = self.load(inst, &src)?;
+        self.store(inst, &dst, v)
+    }
+
+    /// `OpArrayLength`: (buffer size - member offset) / stride.
+    pub fn lower_array_length(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let ptr = self.operand_pointer(inst, 0)?;
+        let member = inst.literal(1)?;
+        let Pointer::Mem(m) = &*ptr else {
+            return Err(inst.invalid("OpArrayLength of a pointer that is not into a buffer"));
+        };
+        let AddressSpace::Storage(binding) = m.space else {
+            return Err(inst.invalid("OpArrayLength outside a storage buffer"));
+        };
+        let Ty::Struct { members } = self.types.get(m.ty, inst)?.clone() else {
+            return Err(inst.mismatch("OpArrayLength of a non-structure"));
+        };
+        let array = *members
+            .get(member as usize)
+            .ok_or_else(|| inst.invalid("member out of range"))?;
+        if !matches!(self.types.get(array, inst)?, Ty::RuntimeArray { .. }) {
+            return Err(inst.mismatch("OpArrayLength of a member that is not a runtime array"));
+        }
+        let offset = self.types.member_offset(m.ty, member, &self.decos, inst)?;
+        let start = m
+            .offset
+            .checked_add(offset)
+            .ok_or_else(|| inst.invalid("offset overflow"))?;
+        let stride = self.types.array_stride(array, &self.decos, inst)?.max(1);
+        let size = self.invariant_read(EffectOp::BufferSize(binding), Type::I32);
+        let mut bytes = if start > 0 {
+            let s = self.iconst(Type::I32, start as i64);
+            // A buffer smaller than the array's start holds no elements.
+            let clamped = self.pure(PureOp::Umax, &[size, s]);
+            self.pure(PureOp::Isub, &[clamped, s])
+        } else {
+            size
+        };
+        if let Some(d) = m.dynamic {
+            let clamped = self.pure(PureOp::Umax, &[bytes, d]);
+            bytes = self.pure(PureOp::Isub, &[clamped, d]);
+        }
+        let k = self.iconst(Type::I32, stride as i64);
+        let len = self.pure(PureOp::Udiv, &[bytes, k]);
+        self.bind_components(inst, &[len])
+    }
+
+    /// Walks a constant or dynamic index path into a value.
+    pub fn extract_path(&mut self, inst: &Inst, agg: &Agg, path: &[Index]) -> Result<Agg, SpirvError> {
+        let Some((first, rest)) = path.split_first() else {
+            return Ok(agg.clone());
+        };
+        let children = agg
+            .children()
+            .ok_or_else(|| inst.mismatch("index into a non-composite value"))?;
+        match *first {
+            Index::Const(c) => {
+                let child = children
+                    .get(c as usize)
+                    .ok_or_else(|| inst.invalid(format!("index {c} out of range")))?
+                    .clone();
+                self.extract_path(inst, &child, rest)
+            }
+            Index::Dyn(ix) => {
+                let children: Vec<Agg> = children.to_vec();
+                let mut picked = Vec::with_capacity(children.len());
+                for c in &children {
+                    picked.push(self.extract_path(inst, c, rest)?);
+                }
+                self.select_dynamic(inst, ix, &picked)
+            }
+        }
+    }
+
+    /// `items[index]` as a chain of selects (out-of-range indices read element 0).
+    pub fn select_dynamic(&mut self, inst: &Inst, index: Value, items: &[Agg]) -> Result<Agg, SpirvError> {
+        let Some(mut acc) = items.first().cloned() else {
+            return Err(inst.invalid("dynamic index into an empty composite"));
+        };
+        let ty = self.ty(index);
+        for (j, item) in items.iter().enumerate().skip(1) {
+            let k = self.iconst(ty, j as i64);
+            let hit = self.pure(PureOp::Ieq, &[index, k]);
+            acc = self.select_agg(inst, hit, item, &acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// `cond ? a : b` leaf by leaf.
+    pub fn select_agg(&mut self, inst: &Inst, cond: Value, a: &Agg, b: &Agg) -> Result<Agg, SpirvError> {
+        if a == b {
+            return Ok(a.clone());
+        }
+        match (a, b) {
+            (Agg::Scalar(x), Agg::Scalar(y)) => Ok(Agg::Scalar(self.pure(PureOp::Select, &[cond, *x, *y]))),
+            (Agg::Composite(xs), Agg::Composite(ys)) if xs.len() == ys.len() => {
+                let mut out = Vec::with_capacity(xs.len());
+                for (x, y) in xs.iter().zip(ys.iter()) {
+                    out.push(self.select_agg(inst, cond, x, y)?);
+                }
+                Ok(Agg::composite(out))
+            }
+            _ => Err(inst.unsupported("selecting between pointers, images or differently shaped values")),
+        }
+    }
+
+    /// Replaces the part of `agg` at `path` by `value`.
+    pub fn replace_path(&mut self, inst: &Inst, agg: &Agg, path: &[Index], value: Agg) -> Result<Agg, SpirvError> {
+        let Some((first, rest)) = path.split_first() else {
+            return Ok(value);
+        };
+        let children: Vec<Agg> = agg
+            .children()
+            .ok_or_else(|| inst.mismatch("index into a non-composite value"))?
+            .to_vec();
+        let mut out = children.clone();
+        match *first {
+            Index::Const(c) => {
+                let slot = out
+                    .get_mut(c as usize)
+                    .ok_or_else(|| inst.invalid(format!("index {c} out of range")))?;
+                let old = slot.clone();
+                *slot = self.replace_path(inst, &old, rest, value)?;
+            }
+            Index::Dyn(ix) => {
+                let ty = self.ty(ix);
+                for (j, child) in children.iter().enumerate() {
+                    let replaced = self.replace_path(inst, child, rest, value.clone())?;
+                    let k = self.iconst(ty, j as i64);
+                    let hit = self.pure(PureOp::Ieq, &[ix, k]);
+                    out[j] = self.select_agg(inst, hit, &replaced, child)?;
+                }
+            }
+        }
+        Ok(Agg::composite(out))
+    }
+
+    /// Loads a value of type `ty` at `base + offset`.
+    #[allow(clippy::too_many_arguments)]
+    fn load_mem(
+        &mut self,
+        inst: &Inst,
+        space: AddressSpace,
+        base: Value,
+        offset: u32,
+        ty: Id,
+        layout: MemLayout,
+        depth: u32,
+    ) -> Result<Agg, SpirvError> {
+        if depth > 32 {
+            return Err(inst.invalid("type nests too deeply"));
+        }
+        let at = |o: u32, k: u32| {
+            o.checked_add(k)
+                .ok_or_else(|| inst.invalid("offset overflow"))
+        };
+        match self.types.get(ty, inst)?.clone() {
+            Ty::Bool | Ty::Int { .. } | Ty::Float { .. } => {
+                let t = self.types.scalar(ty, inst)?;
+                Ok(Agg::Scalar(self.load_scalars(space, base, offset, &[t])[0]))
+            }
+            Ty::Vector { elem, count } => {
+                let t = self.types.scalar(elem, inst)?;
+                match layout {
+                    MemLayout::Strided { stride } => {
+                        let mut comps = Vec::new();
+                        for i in 0..count {
+                            comps.push(self.load_scalars(space, base, at(offset, i * stride)?, &[t])[0]);
+                        }
+                        Ok(Agg::vector(comps))
+                    }
+                    _ => {
+                        let tys = vec![t; count as usize];
+                        let comps = self.load_scalars(space, base, offset, &tys);
+                        Ok(Agg::vector(comps))
+                    }
+                }
+            }
+            Ty::Matrix { column, columns } => {
+                let (stride, row_major) = self.matrix_stride(layout, column, inst)?;
+                let scalar = self.column_scalar_bytes(column, inst)?;
+                let mut cols = Vec::new();
+                for c in 0..columns {
+                    let (o, l) = if row_major {
+                        (at(offset, c * scalar)?, MemLayout::Strided { stride })
+                    } else {
+                        (at(offset, c * stride)?, MemLayout::Plain)
+                    };
+                    cols.push(self.load_mem(inst, space, base, o, column, l, depth + 1)?);
+                }
+                Ok(Agg::composite(cols))
+            }
+            Ty::Array { elem, length } => {
+                let stride = self.types.array_stride(ty, &self.decos, inst)?;
+                let mut items = Vec::new();
+                for i in 0..length {
+                    let o = at(offset, i.checked_mul(stride).ok_or_else(|| inst.invalid("offset overflow"))?)?;
+                    items.push(self.load_mem(inst, space, base, o, elem, layout, depth + 1)?);
+                }
+                Ok(Agg::composite(items))
+            }
+            Ty::Struct { members } => {
+                let mut items = Vec::new();
+                for (i, &m) in members.iter().enumerate() {
+                    let off = self.types.member_offset(ty, i as u32, &self.decos, inst)?;
+                    let l = self.member_layout(ty, i as u32, m, inst)?;
+                    items.push(self.load_mem(inst, space, base, at(offset, off)?, m, l, depth + 1)?);
+                }
+                Ok(Agg::composite(items))
+            }
+            other => Err(inst.unsupported(format!("loading a value of type {other:?} from memory"))),
+        }
+    }
+
+    fn member_layout(&self, st: Id, member: u32, member_ty: Id, inst: &Inst) -> Result<MemLayout, SpirvError> {
+        if self.is_matrix_like(member_ty, inst)? {
+            let (stride, row_major) = self.types.matrix_layout(st, member, member_ty, &self.decos, inst)?;
+            Ok(MemLayout::Matrix { stride, row_major })
+        } else {
+            Ok(MemLayout::Plain)
+        }
+    }
+
+    /// One IR load of consecutive scalars; booleans are stored as 32-bit integers.
+    fn load_scalars(&mut self, space: AddressSpace, base: Value, offset: u32, tys: &[Type]) -> Vec<Value> {
+        let mem: Vec<Type> = tys
+            .iter()
+            .map(|&t| if t == Type::Bool { Type::I32 } else { t })
+            .collect();
+        let loaded = self.effect(EffectOp::Load(MemAccess { space, offset }), &[base], &mem);
+        loaded
+            .iter()
+            .zip(tys)
+            .map(|(&v, &t)| {
+                if t == Type::Bool {
+                    let z = self.zero(Type::I32);
+                    self.pure(PureOp::Ine, &[v, z])
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    /// Stores a value of type `ty` at `base + offset`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_mem(
+        &mut self,
+        inst: &Inst,
+        space: AddressSpace,
+        base: Value,
+        offset: u32,
+        ty: Id,
+        layout: MemLayout,
+        value: &Agg,
+        depth: u32,
+    ) -> Result<(), SpirvError> {
+        if depth > 32 {
+            return Err(inst.invalid("type nests too deeply"));
+        }
+        let at = |o: u32, k: u32| {
+            o.checked_add(k)
+                .ok_or_else(|| inst.invalid("offset overflow"))
+        };
+        let shape = || inst.mismatch("stored value does not match the pointee type");
+        match self.types.get(ty, inst)?.clone() {
+            Ty::Bool | Ty::Int { .. } | Ty::Float { .. } => {
+                let v = value.scalar().ok_or_else(shape)?;
+                self.check_store_type(inst, ty, &[v])?;
+                self.store_scalars(space, base, offset, &[v]);
+                Ok(())
+            }
+            Ty::Vector { count, .. } => {
+                let comps = value.components().filter(|c| c.len() == count as usize).ok_or_else(shape)?;
+                self.check_store_type(inst, ty, &comps)?;
+                match layout {
+                    MemLayout::Strided { stride } => {
+                        for (i, &c) in comps.iter().enumerate() {
+                            self.store_scalars(space, base, at(offset, i as u32 * stride)?, &[c]);
+                        }
+                    }
+                    _ => self.store_scalars(space, base, offset, &comps),
+                }
+                Ok(())
+            }
+            Ty::Matrix { column, columns } => {
+                let cols = value.children().filter(|c| c.len() == columns as usize).ok_or_else(shape)?.to_vec();
+                let (stride, row_major) = self.matrix_stride(layout, column, inst)?;
+                let scalar = self.column_scalar_bytes(column, inst)?;
+                for (c, col) in cols.iter().enumerate() {
+                    let c = c as u32;
+                    let (o, l) = if row_major {
+                        (at(offset, c * scalar)?, MemLayout::Strided { stride })
+                    } else {
+                        (at(offset, c * stride)?, MemLayout::Plain)
+                    };
+                    self.store_mem(inst, space, base, o, column, l, col, depth + 1)?;
+                }
+                Ok(())
+            }
+            Ty::Array { elem, length } => {
+                let items = value.children().filter(|c| c.len() == length as usize).ok_or_else(shape)?.to_vec();
+                let stride = self.types.array_stride(ty, &self.decos, inst)?;
+                for (i, item) in items.iter().enumerate() {
+                    let o = at(offset, (i as u32).checked_mul(stride).ok_or_else(|| inst.invalid("offset overflow"))?)?;
+                    self.store_mem(inst, space, base, o, elem, layout, item, depth + 1)?;
+                }
+                Ok(())
+            }
+            Ty::Struct { members } => {
+                let items = value.children().filter(|c| c.len() == members.len()).ok_or_else(shape)?.to_vec();
+                for (i, (&m, item)) in members.iter().zip(items.iter()).enumerate() {
+                    let off = self.types.member_offset(ty, i as u32, &self.decos, inst)?;
+                    let l = self.member_layout(ty, i as u32, m, inst)?;
+                    self.store_mem(inst, space, base, at(offset, off)?, m, l, item, depth + 1)?;
+                }
+                Ok(())
+            }
+            other => Err(inst.unsupported(format!("storing a value of type {other:?} to memory"))),
+        }
+    }
+
+    fn check_store_type(&self, inst: &Inst, ty: Id, comps: &[Value]) -> Result<(), SpirvError> {
+        let (want, _) = self.types.components(ty, inst)?;
+        match comps.iter().find(|&&c| self.ty(c) != want) {
+            Some(&c) => Err(inst.mismatch(format!("storing a {} where the memory holds {want}", self.ty(c)))),
+            None => Ok(()),
+        }
+    }
+
+    fn store_scalars(&mut self, space: AddressSpace, base: Value, offset: u32, values: &[Value]) {
+        let mut args = vec![base];
+        for &v in values {
+            if self.ty(v) == Type::Bool {
+                let one = self.iconst(Type::I32, 1);
+                let zero = self.zero(Type::I32);
+                args.push(self.pure(PureOp::Select, &[v, one, zero]));
+            } else {
+                args.push(v);
+            }
+        }
+        self.effect(EffectOp::Store(MemAccess { space, offset }), &args, &[]);
+    }
+}

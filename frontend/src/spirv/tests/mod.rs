@@ -1,0 +1,1 @@
+//! Unit tests of the SPIR-V front end.

@@ -1,0 +1,278 @@
+//! Typed decoding of the ALU instructions: moves, integer arithmetic, conversions, shifts and
+//! bitfields, bit manipulation, float arithmetic, selects, ballots and shuffles.
+
+use super::inst::{
+    BitUnaryOp, BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round,
+};
+use super::operands::{alu_dst, alu_src, cmpsel_src, fcond, float_src, icond};
+use crate::encoding::{Opcode, RawInst};
+use crate::error::DecodeErrorKind;
+
+type Result<T> = std::result::Result<T, DecodeErrorKind>;
+
+/// A 12-bit ALU source `X` with its type `Xt` and extension `Xx`, as an integer source.
+fn src(raw: &RawInst, name: &'static str, max_size: u32) -> Result<super::inst::Src> {
+    let (value, flags) = value_flags(raw, name);
+    alu_src(raw.encoding.opcode, name, value, flags, max_size)
+}
+
+/// The same source read as a float (with its `Xm` modifier).
+fn fsrc(raw: &RawInst, name: &'static str, max_size: u32) -> Result<super::inst::FSrc> {
+    let (value, flags) = value_flags(raw, name);
+    let modifier = raw.get(modifier_field(name));
+    float_src(raw.encoding.opcode, name, value, flags, modifier, max_size)
+}
+
+/// `Xx:X` and `Xt` of operand `name`.
+fn value_flags(raw: &RawInst, name: &'static str) -> (u32, u32) {
+    let (x, t) = match name {
+        "A" => ("Ax", "At"),
+        "B" => ("Bx", "Bt"),
+        "C" => ("Cx", "Ct"),
+        "X" => ("Xx", "Xt"),
+        "Y" => ("Yx", "Yt"),
+        _ => unreachable!("invariant: ALU operands are A, B, C, X, Y"),
+    };
+    (raw.join(&[x, name]), raw.get(t))
+}
+
+fn modifier_field(name: &str) -> &'static str {
+    match name {
+        "A" => "Am",
+        "B" => "Bm",
+        "C" => "Cm",
+        _ => unreachable!("invariant: float modifiers exist on A, B, C"),
+    }
+}
+
+fn dst(raw: &RawInst, max_size: u32) -> super::inst::Dst {
+    alu_dst(raw.join(&["Dx", "D"]), raw.get("Dt"), max_size)
+}
+
+/// `FloatDst(value, flags, S, max_size)`.
+fn fdst(raw: &RawInst, max_size: u32) -> FDst {
+    FDst {
+        dst: dst(raw, max_size),
+        sat: raw.get("S") != 0,
+    }
+}
+
+pub(super) fn compare(raw: &RawInst, float: bool, with_invert: bool) -> Result<Compare> {
+    let op = raw.encoding.opcode;
+    let ccn = if with_invert { raw.get("ccn") } else { 0 };
+    if float {
+        Ok(Compare::Float {
+            cond: fcond(op, raw.get("cc"), ccn)?,
+            a: fsrc(raw, "A", 32)?,
+            b: fsrc(raw, "B", 32)?,
+        })
+    } else {
+        Ok(Compare::Int {
+            cond: icond(op, raw.get("cc"), ccn)?,
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 32)?,
+        })
+    }
+}
+
+/// Decodes the ALU instruction `raw` (which must be one of the opcodes handled here).
+pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
+    use Opcode::*;
+    let op = raw.encoding.opcode;
+    Ok(match op {
+        MovImm16 => Inst::Mov {
+            d: dst(raw, 32),
+            imm: raw.get("imm16"),
+        },
+        MovImm32 => Inst::Mov {
+            d: dst(raw, 32),
+            imm: raw.get("imm32"),
+        },
+        GetSr => Inst::GetSr {
+            d: dst(raw, 32),
+            sr: raw.join(&["SRx", "SR"]) as u8,
+        },
+        Iadd => Inst::Iadd {
+            d: dst(raw, 64),
+            a: src(raw, "A", 64)?,
+            b: src(raw, "B", 64)?,
+            a_sx: raw.get("As") != 0,
+            b_sx: raw.get("Bs") != 0,
+            neg: raw.get("N") != 0,
+            shift: raw.join(&["s2", "s1"]) as u8,
+            sat: raw.get("S") != 0,
+        },
+        Imadd => Inst::Imadd {
+            d: dst(raw, 64),
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 32)?,
+            c: src(raw, "C", 64)?,
+            a_sx: raw.get("As") != 0,
+            b_sx: raw.get("Bs") != 0,
+            c_sx: raw.get("Cs") != 0,
+            neg: raw.get("N") != 0,
+            shift: raw.join(&["s2", "s1"]) as u8,
+            sat: raw.get("S") != 0,
+        },
+        Convert => {
+            let mode_value = raw.get("mode");
+            let mode = match mode_value {
+                0 => ConvertMode::U8ToF,
+                1 => ConvertMode::S8ToF,
+                4 => ConvertMode::FToU16,
+                5 => ConvertMode::FToS16,
+                6 => ConvertMode::U16ToF,
+                7 => ConvertMode::S16ToF,
+                8 => ConvertMode::FToU32,
+                9 => ConvertMode::FToS32,
+                10 => ConvertMode::U32ToF,
+                11 => ConvertMode::S32ToF,
+                value => {
+                    return Err(DecodeErrorKind::Unsupported {
+                        opcode: op,
+                        field: "mode",
+                        value,
+                    })
+                }
+            };
+            let round = match raw.get("round") {
+                0 => Round::Rtz,
+                1 => Round::Rte,
+                value => {
+                    return Err(DecodeErrorKind::Unsupported {
+                        opcode: op,
+                        field: "round",
+                        value,
+                    })
+                }
+            };
+            let value = raw.join(&["srcx", "src"]);
+            let src = alu_src(op, "src", value, raw.get("srct"), 32)?;
+            Inst::Convert {
+                d: dst(raw, 32),
+                src,
+                mode,
+                round,
+            }
+        }
+        Bitrev | Popcount | Ffs => Inst::BitUnary {
+            op: match op {
+                Bitrev => BitUnaryOp::Bitrev,
+                Popcount => BitUnaryOp::Popcount,
+                _ => BitUnaryOp::Ffs,
+            },
+            d: dst(raw, 32),
+            a: src(raw, "A", 32)?,
+        },
+        Bfi | Bfeil | Extr | Shlhi | Shrhi => Inst::Bitfield {
+            op: match op {
+                Bfi => BitfieldOp::Bfi,
+                Bfeil => BitfieldOp::Bfeil,
+                Extr => BitfieldOp::Extr,
+                Shlhi => BitfieldOp::Shlhi,
+                _ => BitfieldOp::Shrhi,
+            },
+            d: dst(raw, 32),
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 32)?,
+            c: src(raw, "C", 32)?,
+            m: raw.join(&["m3", "m2", "m1"]) as u8,
+        },
+        Asr | Asrh => Inst::Asr {
+            high: op == Asrh,
+            d: dst(raw, 32),
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 32)?,
+        },
+        Bitop => Inst::Bitop {
+            d: dst(raw, 32),
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 32)?,
+            table: raw.join(&["tt3", "tt2", "tt1", "tt0"]) as u8,
+        },
+        Fmadd | Fmadd16 => {
+            let (p, size) = precision(op == Fmadd16);
+            Inst::Fma {
+                p,
+                d: fdst(raw, size),
+                a: fsrc(raw, "A", size)?,
+                b: fsrc(raw, "B", size)?,
+                c: fsrc(raw, "C", size)?,
+            }
+        }
+        Fadd | Fadd16 => {
+            let (p, size) = precision(op == Fadd16);
+            Inst::Fadd {
+                p,
+                d: fdst(raw, size),
+                a: fsrc(raw, "A", size)?,
+                b: fsrc(raw, "B", size)?,
+            }
+        }
+        Fmul | Fmul16 => {
+            let (p, size) = precision(op == Fmul16);
+            Inst::Fmul {
+                p,
+                d: fdst(raw, size),
+                a: fsrc(raw, "A", size)?,
+                b: fsrc(raw, "B", size)?,
+            }
+        }
+        Floor | Ceil | Trunc | Rint | Rcp | Rsqrt | RsqrtSpecial | SinPt1 | SinPt2 | Log2
+        | Exp2 | Dfdx | Dfdy => Inst::FUnary {
+            op: funary_op(op),
+            d: fdst(raw, 32),
+            a: fsrc(raw, "A", 32)?,
+        },
+        Icmpsel | Fcmpsel => {
+            let dt = raw.get("Dt");
+            let (xv, xt) = value_flags(raw, "X");
+            let (yv, yt) = value_flags(raw, "Y");
+            Inst::Select {
+                d: dst(raw, 32),
+                cmp: compare(raw, op == Fcmpsel, false)?,
+                x: cmpsel_src(op, "X", xv, xt, dt)?,
+                y: cmpsel_src(op, "Y", yv, yt, dt)?,
+            }
+        }
+        IcmpBallot | IcmpQuadBallot | FcmpBallot | FcmpQuadBallot => Inst::Ballot {
+            d: dst(raw, 32),
+            cmp: compare(raw, matches!(op, FcmpBallot | FcmpQuadBallot), true)?,
+            quad: matches!(op, IcmpQuadBallot | FcmpQuadBallot),
+        },
+        SimdShuffle | SimdShuffleDown => Inst::Shuffle {
+            d: dst(raw, 32),
+            a: src(raw, "A", 32)?,
+            b: src(raw, "B", 16)?,
+            down: op == SimdShuffleDown,
+        },
+        _ => unreachable!("invariant: decode::alu handles only ALU opcodes"),
+    })
+}
+
+fn precision(half: bool) -> (Precision, u32) {
+    if half {
+        (Precision::F16, 16)
+    } else {
+        (Precision::F32, 32)
+    }
+}
+
+fn funary_op(op: Opcode) -> FUnaryOp {
+    use Opcode::*;
+    match op {
+        Floor => FUnaryOp::Floor,
+        Ceil => FUnaryOp::Ceil,
+        Trunc => FUnaryOp::Trunc,
+        Rint => FUnaryOp::Rint,
+        Rcp => FUnaryOp::Rcp,
+        Rsqrt => FUnaryOp::Rsqrt,
+        RsqrtSpecial => FUnaryOp::RsqrtSpecial,
+        SinPt1 => FUnaryOp::SinPt1,
+        SinPt2 => FUnaryOp::SinPt2,
+        Log2 => FUnaryOp::Log2,
+        Exp2 => FUnaryOp::Exp2,
+        Dfdx => FUnaryOp::Dfdx,
+        _ => FUnaryOp::Dfdy,
+    }
+}

@@ -1,0 +1,142 @@
+//! Typed decoding of `texture_sample` and `texture_load`.
+//!
+//! The document names the operand decoders (`SampleReg`, `Texture`, `Sampler`, `Coords`, `Lod`,
+//! `SampleOff`) without defining them. This simulator reads them as Mesa's AGX packer writes them
+//! (`agx_pack.c`, `agx_pack_texture`, `agx_pack_sampler`, `agx_pack_lod`,
+//! `agx_pack_sample_compare_offset`):
+//!
+//! - `R` (`Rx:R`, `Rt`): the result registers, 32-bit (f32) when `Rt` is set, else 16-bit (f16),
+//!   one per component selected by `mask` (bit 0 red .. bit 3 alpha), consecutive.
+//! - `C` (`Cx:C`): consecutive 32-bit registers from half `Cx:C`: the coordinates, then the
+//!   array layer (float for `texture_sample`, integer for `texture_load`). `Ct` is a last-use
+//!   (discard) hint on all of them (ERRATA.md).
+//! - `n` with bit 2 of `q4` above it: 0 1D, 1 1D array, 2 2D, 3 2D array, 5 3D, 6 cube,
+//!   7 cube array (4, 2D multisampled, is not supported).
+//! - `lod` (ERRATA.md's LOD modes) and `D` (`Dx:D`): the 32-bit uniform or register holding the
+//!   bias or LOD (a float for `texture_sample`, an integer level for `texture_load`), the bias
+//!   followed by the minimum LOD, or the gradients interleaved as
+//!   `dx.x, dy.x, dx.y, dy.y[, dx.z, dy.z][, min]`.
+//! - `T` (`Tx:T`, `Tt`): `Tt` 0 an immediate texture slot, 1 a 16-bit register holding the slot;
+//!   bindless (`Tt` 3, base in `U`) is not supported and `U` must be 0.
+//! - `S` (`Sx:S`, `St`): `St` 0 an immediate sampler slot, 1 a 16-bit register.
+//! - `q1` set: a compare (shadow) reference is supplied; `Ot` set: texel offsets are supplied.
+//!   They come from consecutive 32-bit registers from half `Ox:O`: the reference (f32) first if
+//!   present, then the offsets packed as signed 4-bit values, x in bits 3:0, y in 7:4, z in 11:8.
+//! - `q5`: the wait slot of the result. `q2` (LOD query) and `q6` (gather) must be 0; `q3` and
+//!   the remaining bits of `q4` are not interpreted.
+
+use super::inst::{Inst, LodMode, TexIndex, TexInstDim, TextureInst};
+use super::operands::memory_reg;
+use crate::encoding::{Opcode, RawInst};
+use crate::error::DecodeErrorKind;
+
+type Result<T> = std::result::Result<T, DecodeErrorKind>;
+
+fn unsupported(opcode: Opcode, field: &'static str, value: u32) -> DecodeErrorKind {
+    DecodeErrorKind::Unsupported {
+        opcode,
+        field,
+        value,
+    }
+}
+
+fn even_half(opcode: Opcode, operand: &'static str, value: u32) -> Result<u8> {
+    if value & 1 == 1 {
+        return Err(DecodeErrorKind::UndefinedOperand {
+            opcode,
+            operand,
+            reason: "odd 32-bit register or uniform",
+        });
+    }
+    Ok((value >> 1) as u8)
+}
+
+/// Decodes `texture_sample` / `texture_load`.
+pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
+    let op = raw.encoding.opcode;
+    let load = op == Opcode::TextureLoad;
+    let mask = match raw.get("mask") {
+        0 => return Err(unsupported(op, "mask", 0)),
+        m => m,
+    };
+    let dst = memory_reg(
+        op,
+        "R",
+        raw.join(&["Rx", "R"]),
+        raw.get("Rt"),
+        mask.count_ones(),
+    )?;
+    let coords = even_half(op, "C", raw.join(&["Cx", "C"]))?;
+    let lod_code = raw.get("lod");
+    let lod_mode = LodMode::from_code(lod_code).ok_or_else(|| unsupported(op, "lod", lod_code))?;
+    if load
+        && !matches!(
+            lod_mode,
+            LodMode::Auto | LodMode::LodReg | LodMode::LodUniform
+        )
+    {
+        return Err(unsupported(op, "lod", lod_code));
+    }
+    let lod = if lod_mode == LodMode::Auto {
+        0
+    } else {
+        even_half(op, "D", raw.join(&["Dx", "D"]))?
+    };
+    let dim_code = raw.get("n") | (raw.get("q4") >> 2) << 3;
+    let dim = match dim_code {
+        0 => TexInstDim::D1,
+        1 => TexInstDim::D1Array,
+        2 => TexInstDim::D2,
+        3 => TexInstDim::D2Array,
+        5 => TexInstDim::D3,
+        6 => TexInstDim::Cube,
+        7 => TexInstDim::CubeArray,
+        value => return Err(unsupported(op, "n (dimensionality)", value)),
+    };
+    let t = raw.join(&["Tx", "T"]);
+    let texture = match raw.get("Tt") {
+        0 => TexIndex::Imm(t as u16),
+        1 => TexIndex::Half(t as u8),
+        value => return Err(unsupported(op, "Tt", value)),
+    };
+    if raw.get("U") != 0 {
+        return Err(unsupported(op, "U", raw.get("U")));
+    }
+    let s = raw.join(&["Sx", "S"]);
+    let sampler = if raw.get("St") != 0 {
+        TexIndex::Half(s as u8)
+    } else {
+        TexIndex::Imm(s as u16)
+    };
+    let compare = raw.get("q1") != 0;
+    let offset = raw.get("Ot") != 0;
+    if load && compare {
+        return Err(unsupported(op, "q1 (compare)", 1));
+    }
+    let extra = if compare || offset {
+        even_half(op, "O", raw.join(&["Ox", "O"]))?
+    } else {
+        0
+    };
+    for (field, what) in [("q2", "q2 (LOD query)"), ("q6", "q6 (gather)")] {
+        if raw.get(field) != 0 {
+            return Err(unsupported(op, what, raw.get(field)));
+        }
+    }
+    Ok(Inst::Texture(TextureInst {
+        load,
+        dst,
+        coords,
+        coords_discard: raw.get("Ct") != 0,
+        lod_mode,
+        lod,
+        dim,
+        texture,
+        sampler,
+        compare,
+        offset,
+        extra,
+        mask: mask as u8,
+        slot: raw.get("q5") as u8,
+    }))
+}

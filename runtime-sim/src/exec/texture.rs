@@ -1,0 +1,239 @@
+//! `texture_sample` and `texture_load`: gathers each active lane's operands (see
+//! `crate::decode::texture` for where they live) and calls the texture unit
+//! (`crate::texture`). Automatic and biased LOD take fine derivatives of the coordinates across
+//! the lane's 2x2 quad (lanes `4k..4k+3`), reading the coordinate registers of every lane of the
+//! quad. Results are written at issue and pending on the instruction's wait slot until `wait`.
+
+use super::operand::Lanes;
+use super::{Machine, SimdGroup};
+use crate::decode::inst::{Decoded, LodMode, Reg, TexIndex, TexInstDim, TextureInst};
+use crate::error::ExecErrorKind;
+use crate::float::f64_to_f16;
+use crate::texture::{quad_derivatives, Derivatives, LodRequest, SampleRequest, TexDim, Texture};
+
+type Result<T> = std::result::Result<T, ExecErrorKind>;
+
+fn tex_dim(dim: TexInstDim) -> TexDim {
+    match dim {
+        TexInstDim::D1 => TexDim::D1,
+        TexInstDim::D1Array => TexDim::D1Array,
+        TexInstDim::D2 => TexDim::D2,
+        TexInstDim::D2Array => TexDim::D2Array,
+        TexInstDim::D3 => TexDim::D3,
+        TexInstDim::Cube => TexDim::Cube,
+        TexInstDim::CubeArray => TexDim::CubeArray,
+    }
+}
+
+impl Machine<'_> {
+    /// Reads `count` consecutive 32-bit registers from `first` for `lanes`.
+    fn regs32(g: &SimdGroup, first: u8, count: u32, lanes: u32) -> Result<Vec<Lanes<u32>>> {
+        (0..count)
+            .map(|i| {
+                let n = (u32::from(first) + i) as u8;
+                g.regs.check_read(Reg::R32(n), lanes)?;
+                Ok(g.regs.r[usize::from(n)])
+            })
+            .collect()
+    }
+
+    fn slots(&self, g: &SimdGroup, index: TexIndex, lanes: u32) -> Result<Lanes<u32>> {
+        Ok(match index {
+            TexIndex::Imm(v) => [u32::from(v); 32],
+            TexIndex::Half(h) => {
+                g.regs.check_read(Reg::Half(h), lanes)?;
+                g.regs.half(h)
+            }
+        })
+    }
+
+    pub(super) fn texture_op(
+        &mut self,
+        g: &mut SimdGroup,
+        d: &Decoded,
+        t: &TextureInst,
+    ) -> Result<()> {
+        let lanes = g.exec;
+        let n = t.dim.coord_components();
+        let implicit = matches!(
+            t.lod_mode,
+            LodMode::Auto
+                | LodMode::BiasReg
+                | LodMode::BiasUniform
+                | LodMode::BiasMinReg
+                | LodMode::BiasMinUniform
+        ) && !t.load;
+        let coord_lanes = if implicit {
+            super::float::quad_lanes(lanes) & g.live
+        } else {
+            lanes
+        };
+        let coords = Self::regs32(g, t.coords, n + u32::from(t.dim.is_array()), coord_lanes)?;
+        let lod_regs = match t.lod_mode {
+            LodMode::BiasReg | LodMode::LodReg => 1,
+            LodMode::BiasMinReg => 2,
+            LodMode::Gradient => 2 * n,
+            LodMode::GradientMin => 2 * n + 1,
+            _ => 0,
+        };
+        let lod = Self::regs32(g, t.lod, lod_regs, lanes)?;
+        let uniform = |i: u32| self.uniforms[(usize::from(t.lod) + i as usize) & 255];
+        let extra = Self::regs32(
+            g,
+            t.extra,
+            u32::from(t.compare) + u32::from(t.offset),
+            lanes,
+        )?;
+        let tex_slots = self.slots(g, t.texture, lanes)?;
+        let samp_slots = self.slots(g, t.sampler, lanes)?;
+
+        let float = |v: u32| f32::from_bits(v);
+        let coord = |l: usize| -> [f32; 3] {
+            std::array::from_fn(|c| {
+                if (c as u32) < n {
+                    float(coords[c][l])
+                } else {
+                    0.0
+                }
+            })
+        };
+        let derivs: Lanes<Derivatives> = if implicit {
+            let mut out = [Derivatives::default(); 32];
+            for q in 0..8 {
+                let quad: [[f32; 3]; 4] = std::array::from_fn(|j| coord(4 * q + j));
+                out[4 * q..4 * q + 4].copy_from_slice(&quad_derivatives(&quad));
+            }
+            out
+        } else {
+            [Derivatives::default(); 32]
+        };
+
+        let mut cached: Option<(u32, Texture)> = None;
+        let mut results = vec![[0u32; 32]; usize::from(t.dst.count)];
+        for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+            let thread = l as u32;
+            let slot = tex_slots[l];
+            let texture = match cached {
+                Some((s, tex)) if s == slot => tex,
+                _ => {
+                    let desc = self
+                        .textures
+                        .get(slot as usize)
+                        .copied()
+                        .flatten()
+                        .ok_or(ExecErrorKind::UnboundTexture { thread, slot })?;
+                    if desc.dim != tex_dim(t.dim) {
+                        return Err(ExecErrorKind::TextureDimMismatch {
+                            thread,
+                            opcode: d.opcode,
+                            instruction: t.dim.name(),
+                            descriptor: desc.dim.to_string(),
+                        });
+                    }
+                    let tex = Texture::new(desc)
+                        .map_err(|error| ExecErrorKind::Texture { thread, error })?;
+                    cached = Some((slot, tex));
+                    tex
+                }
+            };
+            let texture_error = |error| ExecErrorKind::Texture { thread, error };
+            let rgba = if t.load {
+                let ints: [i32; 3] = std::array::from_fn(|c| {
+                    if (c as u32) < n {
+                        coords[c][l] as i32
+                    } else {
+                        0
+                    }
+                });
+                let layer = if t.dim.is_array() {
+                    coords[n as usize][l] as i32
+                } else {
+                    0
+                };
+                let level = match t.lod_mode {
+                    LodMode::LodReg => lod[0][l] as i32,
+                    LodMode::LodUniform => uniform(0) as i32,
+                    _ => 0,
+                };
+                texture
+                    .fetch(&*self.memory, ints, layer, level)
+                    .map_err(texture_error)?
+            } else {
+                let sampler_slot = samp_slots[l];
+                let sampler = self
+                    .samplers
+                    .get(sampler_slot as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or(ExecErrorKind::UnboundSampler {
+                        thread,
+                        slot: sampler_slot,
+                    })?;
+                let from_uniform = t.lod_mode.from_uniform();
+                let operand = |i: u32| -> f32 {
+                    float(if from_uniform {
+                        uniform(i)
+                    } else {
+                        lod[i as usize][l]
+                    })
+                };
+                let request = match t.lod_mode {
+                    LodMode::Auto => LodRequest::auto(derivs[l]),
+                    LodMode::BiasReg | LodMode::BiasUniform => {
+                        LodRequest::bias(derivs[l], operand(0))
+                    }
+                    LodMode::BiasMinReg | LodMode::BiasMinUniform => {
+                        LodRequest::bias(derivs[l], operand(0)).with_min_lod(operand(1))
+                    }
+                    LodMode::LodReg | LodMode::LodUniform => LodRequest::explicit(operand(0)),
+                    LodMode::Gradient | LodMode::GradientMin => {
+                        let mut g = Derivatives::default();
+                        for c in 0..n as usize {
+                            g.dx[c] = float(lod[2 * c][l]);
+                            g.dy[c] = float(lod[2 * c + 1][l]);
+                        }
+                        let r = LodRequest::gradient(g);
+                        if t.lod_mode == LodMode::GradientMin {
+                            r.with_min_lod(float(lod[2 * n as usize][l]))
+                        } else {
+                            r
+                        }
+                    }
+                };
+                let mut req = SampleRequest::new(coord(l), request);
+                if t.dim.is_array() {
+                    req = req.with_layer(float(coords[n as usize][l]));
+                }
+                let mut e = 0;
+                if t.compare {
+                    req = req.with_compare(float(extra[0][l]));
+                    e = 1;
+                }
+                if t.offset {
+                    let packed = extra[e][l];
+                    let nibble = |i: u32| ((((packed >> (4 * i)) & 0xF) << 28) as i32) >> 28;
+                    req = req.with_offset([nibble(0), nibble(1), nibble(2)]);
+                }
+                texture
+                    .sample(&*self.memory, &sampler, &req)
+                    .map_err(texture_error)?
+            };
+            for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
+                results[k][l] = if t.dst.is_32() {
+                    rgba[j].to_bits()
+                } else {
+                    u32::from(f64_to_f16(f64::from(rgba[j]), true))
+                };
+            }
+        }
+        for (k, v) in results.iter().enumerate() {
+            let reg = t.dst.nth(k as u32);
+            g.regs.prepare_write(reg, lanes)?;
+            g.regs.store32(reg, v, lanes);
+        }
+        for k in 0..u32::from(t.dst.count) {
+            g.regs.set_pending(t.dst.nth(k), t.slot, d.pc);
+        }
+        Ok(())
+    }
+}
