@@ -1,3 +1,225 @@
-//! G13 backend (placeholder until the backend issue lands).
+//! The Apple G13 backend: graph IR in, G13 machine code and its metadata out.
+//!
+//! ```text
+//!  graph IR (verified, optimized or not)
+//!     │ isel      instruction selection: every IR operation to G13 instructions over
+//!     │           virtual register groups; structured control flow kept as pseudo-ops
+//!     ▼
+//!  MFunction ── sched ──► MFunction      list scheduling per straight-line block
+//!     │ regalloc  linear scan in 16-bit units, aligned groups, spilling to the stack
+//!     ▼
+//!  [MInst<PReg>] ── hints ──►            register-cache discard/cache hints
+//!     │ cflow     if/else/loop/break/continue/return to execution-mask stack code
+//!     ▼
+//!  [Lowered] ── waits ──►                wait slots and `wait`s for loads
+//!     │ emit      layout, jump offsets, encoding (isa::encode)
+//!     ▼
+//!  Binary { code, metadata (ABI, registers, occupancy), stats, dumps }
+//! ```
+//!
+//! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
+//! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
+//! [`mir`], [`isel`], [`sched`], [`regalloc`], [`hints`], [`cflow`], [`waits`], [`emit`],
+//! [`latency`], [`stats`], and [`sim`] (running a [`Binary`] in the simulator with the
+//! interpreter's resource types, for tests and tools).
+//!
+//! ```
+//! use agxc_backend_agx::{compile, CompileOptions};
+//! use agxc_egraph::ir::{parse_function, OpRegistry};
+//!
+//! let func = parse_function(
+//!     "function @double compute local_size(32, 1, 1) {
+//!      block0:
+//!          v0:i32 = builtin global_id.x
+//!          v1:i32 = const 4
+//!          v2:i32 = imul v0, v1
+//!          v3:f32 = load storage(0, 0) [v2]
+//!          v4:f32 = fadd v3, v3
+//!          store storage(0, 0) [v2], v4
+//!          return
+//!      }",
+//!     &OpRegistry::new(),
+//! )?;
+//! let binary = compile(&func, &CompileOptions::default())?;
+//! assert!(binary.disassembly.contains("device_load"));
+//! assert!(binary.stats.instructions > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+pub mod abi;
+pub mod cflow;
+pub mod emit;
+pub mod error;
+pub mod hints;
 pub mod isa;
+pub mod isel;
+pub mod latency;
+pub mod mir;
+pub mod regalloc;
+pub mod sched;
+pub mod sim;
+pub mod stats;
+pub mod target;
+pub mod waits;
+
+use std::fmt;
+
+use agxc_egraph::ir::{verify, Function, Stage};
+
+pub use abi::Abi;
+pub use error::BackendError;
+pub use stats::CodeStats;
+
+/// How to compile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// 16-bit registers the allocator may use (at most 256); fewer forces spilling.
+    pub max_gpr_halves: u32,
+    /// Run the list scheduler.
+    pub schedule: bool,
+    /// Set register-cache hints.
+    pub hints: bool,
+    /// Keep the machine code after each pass in [`Binary::dumps`].
+    pub dump_passes: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            max_gpr_halves: 256,
+            schedule: true,
+            hints: true,
+            dump_passes: false,
+        }
+    }
+}
+
+/// What the runtime needs to know to run a compiled shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metadata {
+    /// The shader's stage (a vertex shader runs as a compute program; see [`abi`]).
+    pub stage: Stage,
+    /// 16-bit registers used: halves `0 .. gpr_halves`.
+    pub gpr_halves: u32,
+    /// Threads per core at this register count (ERRATA.md's table).
+    pub threads_per_core: u32,
+    /// Stack bytes per thread (spilling).
+    pub stack_bytes: u32,
+    /// Threadgroup memory bytes per workgroup.
+    pub threadgroup_memory: u32,
+    /// Compute workgroup size.
+    pub workgroup_size: [u32; 3],
+    /// Where the shader's resources live.
+    pub abi: Abi,
+}
+
+/// The machine code of one pass's output, for debugging.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassDump {
+    /// The pass.
+    pub pass: &'static str,
+    /// Its output.
+    pub text: String,
+}
+
+/// A compiled shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binary {
+    /// G13 machine code.
+    pub code: Vec<u8>,
+    /// Registers, occupancy, memory and the ABI.
+    pub metadata: Metadata,
+    /// Statistics.
+    pub stats: CodeStats,
+    /// The disassembly (`pc: bytes  instruction`).
+    pub disassembly: String,
+    /// The machine code after each pass, when asked for.
+    pub dumps: Vec<PassDump>,
+}
+
+impl fmt::Display for CodeStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "instructions: {}\nbytes: {}\nestimated cycles: {}\nspilled values: {}\nspill instructions: {}\nwaits: {}",
+            self.instructions,
+            self.bytes,
+            self.estimated_cycles,
+            self.spilled_values,
+            self.spill_instructions,
+            self.waits
+        )
+    }
+}
+
+impl Binary {
+    /// The report `agxc compile --emit report` prints.
+    pub fn report(&self) -> String {
+        format!(
+            "{}\nregisters: {} halves ({} 32-bit)\noccupancy: {} threads per core\nstack: {} bytes",
+            self.stats,
+            self.metadata.gpr_halves,
+            self.metadata.gpr_halves.div_ceil(2),
+            self.metadata.threads_per_core,
+            self.metadata.stack_bytes
+        )
+    }
+}
+
+/// Compiles a verified function for the G13.
+pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, BackendError> {
+    verify(func)?;
+    let mut dumps = Vec::new();
+    let mut dump = |pass: &'static str, text: &dyn Fn() -> String| {
+        if opts.dump_passes {
+            dumps.push(PassDump { pass, text: text() });
+        }
+    };
+    let abi = Abi::for_function(func)?;
+    let mut m = isel::select(func, &abi)?;
+    dump("isel", &|| m.to_string());
+    if opts.schedule {
+        sched::schedule(&mut m);
+        dump("sched", &|| m.to_string());
+    }
+    let mut alloc = regalloc::allocate(m, opts.max_gpr_halves.min(256))?;
+    dump("regalloc", &|| mir::Listing(&alloc.insts).to_string());
+    if opts.hints {
+        hints::assign(&mut alloc.insts);
+        dump("hints", &|| mir::Listing(&alloc.insts).to_string());
+    }
+    let spill_instructions = regalloc::spill_instructions(&alloc.insts);
+    let lowered = cflow::lower(&alloc.insts, alloc.exec_stack);
+    let lowered = waits::insert(lowered);
+    let emitted = emit::emit(&lowered)?;
+    let disassembly = emitted.listing();
+    dump("emit", &|| disassembly.clone());
+    let count = |f: &dyn Fn(&isa::Instr<isa::PReg>) -> bool| {
+        emitted.instrs.iter().flatten().filter(|i| f(i)).count() as u32
+    };
+    let stats = CodeStats {
+        instructions: emitted.instrs.len() as u32,
+        bytes: emitted.code.len() as u32,
+        estimated_cycles: stats::estimate_cycles(&emitted.instrs),
+        spilled_values: alloc.spilled,
+        spill_instructions,
+        waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),
+        memory_loads: count(&|i| latency::is_async_load(i)),
+    };
+    let metadata = Metadata {
+        stage: func.stage,
+        gpr_halves: alloc.gpr_halves,
+        threads_per_core: regalloc::occupancy(alloc.gpr_halves),
+        stack_bytes: alloc.stack_bytes,
+        threadgroup_memory: func.shared_memory,
+        workgroup_size: func.modes.local_size,
+        abi,
+    };
+    Ok(Binary {
+        code: emitted.code,
+        metadata,
+        stats,
+        disassembly,
+        dumps,
+    })
+}

@@ -1,7 +1,7 @@
 //! Textures through the interpreter (explicit LOD, so in compute shaders): each format, nearest
 //! and linear filtering, every wrap mode, const offsets, 1D/2D/3D and arrays, fetch, size and
 //! level queries, and the errors. Expected texel values are worked out by hand from the
-//! texture semantics' rules (cited per test).
+//! texture rules numbered in the `interp` module docs (cited per test).
 
 mod interp_support;
 
@@ -311,6 +311,21 @@ mod wrapping {
         )
         .unwrap();
         assert_eq!(red(&got), [10.0]);
+    }
+    #[test]
+    fn absurd_coordinates_still_address_a_texel() {
+        // Texel coordinates saturate: 1e30 * 4 floors to i64::MAX, which is 3 mod 4 (40);
+        // -inf to i64::MIN, 0 mod 4 (10); NaN converts to 0 (10). An offset on top saturates
+        // too. Linear filtering of an infinite coordinate has a NaN weight (inf - inf).
+        let mut op = explicit(TexDim::D1, false);
+        let lanes = [1e30, f32::NEG_INFINITY, f32::NAN].map(|s| vec![s, 0.0]);
+        let got = run_sample(op, line(), Sampler::nearest(), &lanes).unwrap();
+        assert_eq!(red(&got), [40.0, 10.0, 10.0]);
+        op.offset = [1, 0, 0];
+        let got = run_sample(op, line(), Sampler::nearest(), &lanes[..1]).unwrap();
+        assert_eq!(red(&got), [40.0]);
+        let got = run_sample(op, line(), Sampler::linear(), &[vec![f32::INFINITY, 0.0]]).unwrap();
+        assert!(got[0][0].is_nan());
     }
 }
 

@@ -1,8 +1,8 @@
 //! Level of detail and the rest of sampling through the interpreter: mip level choice
 //! (none, nearest, linear) from explicit LODs and gradients, sampler bias and clamps, the
 //! minimum-LOD operand, cube maps (faces, positions, arrays, gradients through the quotient
-//! rule), shadow comparisons and projection. Expected values by hand from the texture
-//! semantics' numbered rules.
+//! rule), shadow comparisons and projection. Expected values by hand from the texture rules
+//! numbered in the `interp` module docs.
 
 mod interp_support;
 

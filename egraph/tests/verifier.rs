@@ -88,7 +88,7 @@ fn conversion_width_and_class() {
     assert_eq!(errors.len(), 2, "{errors:?}");
     assert_eq!(
         errors[0],
-        "inst1 (v1:i16 = uext v0): result type i16 does not match the operation's result type integer (wider than i32)"
+        "inst1 (v1:i16 = uext v0): result type i16 does not match the operation's result type integer wider than i32"
     );
     assert!(
         errors[1].starts_with("inst3 (v3:i64 = bitcast v0): result type i64 does not match"),

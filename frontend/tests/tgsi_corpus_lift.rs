@@ -14,12 +14,30 @@ use std::path::{Path, PathBuf};
 /// Shaders that cannot lift, and a fragment of the error each must give.
 const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
     // The IR has compute, fragment and vertex stages only.
-    ("graw/geometry-shader/add-mix.tgsi", "GEOM shaders are not supported"),
-    ("graw/geometry-shader/add.tgsi", "GEOM shaders are not supported"),
-    ("graw/geometry-shader/line.tgsi", "GEOM shaders are not supported"),
-    ("graw/geometry-shader/mov-cb-2d.tgsi", "GEOM shaders are not supported"),
-    ("graw/geometry-shader/mov-non-seq.tgsi", "GEOM shaders are not supported"),
-    ("graw/geometry-shader/mov.tgsi", "GEOM shaders are not supported"),
+    (
+        "graw/geometry-shader/add-mix.tgsi",
+        "GEOM shaders are not supported",
+    ),
+    (
+        "graw/geometry-shader/add.tgsi",
+        "GEOM shaders are not supported",
+    ),
+    (
+        "graw/geometry-shader/line.tgsi",
+        "GEOM shaders are not supported",
+    ),
+    (
+        "graw/geometry-shader/mov-cb-2d.tgsi",
+        "GEOM shaders are not supported",
+    ),
+    (
+        "graw/geometry-shader/mov-non-seq.tgsi",
+        "GEOM shaders are not supported",
+    ),
+    (
+        "graw/geometry-shader/mov.tgsi",
+        "GEOM shaders are not supported",
+    ),
     // The IR has no atomic operations and no gather.
     ("gen/shared_atomics/shader.tgsi", "atomic memory access"),
     ("gen/ssbo_atomics/shader.tgsi", "atomic memory access"),
@@ -35,13 +53,19 @@ fn shaders() -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "tgsi") {
-                let name = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+                let name = path
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 let text = std::fs::read_to_string(&path).unwrap();
                 out.push((name, text));
             }
@@ -54,7 +78,11 @@ fn shaders() -> Vec<(String, String)> {
 #[test]
 fn every_corpus_shader_parses() {
     let shaders = shaders();
-    assert!(shaders.len() >= 60, "the corpus has {} shaders", shaders.len());
+    assert!(
+        shaders.len() >= 60,
+        "the corpus has {} shaders",
+        shaders.len()
+    );
     let failures: Vec<String> = shaders
         .iter()
         .filter_map(|(name, text)| parse(text).err().map(|e| format!("{name}: {e}")))
@@ -68,11 +96,17 @@ fn every_corpus_shader_lifts_and_verifies() {
     let mut failures = Vec::new();
     let mut lifted = 0;
     for (name, text) in &shaders {
-        let expected = EXPECTED_UNSUPPORTED.iter().find(|(n, _)| n == name).map(|(_, why)| *why);
+        let expected = EXPECTED_UNSUPPORTED
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, why)| *why);
         match (lift(text, &LiftOptions::default()), expected) {
             (Ok(_), None) => lifted += 1,
-            (Ok(_), Some(why)) => failures.push(format!("{name}: lifted, but is listed as unsupported ({why})")),
-            (Err(e), Some(why)) if e.to_string().contains(why) && !matches!(e, TgsiError::Verify(_)) => {}
+            (Ok(_), Some(why)) => failures.push(format!(
+                "{name}: lifted, but is listed as unsupported ({why})"
+            )),
+            (Err(e), Some(why))
+                if e.to_string().contains(why) && !matches!(e, TgsiError::Verify(_)) => {}
             (Err(e), _) => failures.push(format!("{name}: {e}")),
         }
     }
@@ -84,6 +118,9 @@ fn every_corpus_shader_lifts_and_verifies() {
 fn every_listed_exception_exists() {
     let names: Vec<String> = shaders().into_iter().map(|(n, _)| n).collect();
     for (name, _) in EXPECTED_UNSUPPORTED {
-        assert!(names.iter().any(|n| n == name), "{name} is not in the corpus");
+        assert!(
+            names.iter().any(|n| n == name),
+            "{name} is not in the corpus"
+        );
     }
 }

@@ -152,7 +152,7 @@
 //! | kernel | CPU time | wall time (contended) |
 //! |---|---|---|
 //! | ALU loop (`fmadd`, `fadd`, `fmul`, `iadd`, loop control) | 280-314 M thread-instructions/s | 78-121 M/s |
-//! | memory (`device_load`, `wait`, `iadd`, loop control) | 190-212 M thread-instructions/s | 48-78 M/s |
+//! | memory (`device_load`, `wait`, `iadd`, loop control) | 190-214 M thread-instructions/s | 48-78 M/s |
 //!
 
 #![warn(missing_docs)]

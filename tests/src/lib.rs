@@ -2,3 +2,5 @@
 pub mod corpus;
 pub mod softpipe;
 pub mod lavapipe;
+pub mod run;
+pub mod equiv;

@@ -4,7 +4,7 @@
 use crate::ir::{AddressSpace, Binding, Builtin, Inst, TexTarget, Value, VerifyErrors};
 
 /// Why a run stopped.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InterpError {
     /// The function does not verify; the interpreter only defines the meaning of valid IR.
     #[error("the function does not verify: {0}")]
@@ -149,7 +149,10 @@ pub enum InterpError {
         stage: &'static str,
     },
     /// A workgroup barrier reached by only some of the workgroup's running invocations.
-    #[error("{inst}: workgroup barrier in divergent control flow ({active} of {running} running invocations reach it)")]
+    #[error(
+        "{inst}: workgroup barrier in divergent control flow \
+         ({active} of {running} running invocations reach it)"
+    )]
     DivergentBarrier {
         /// The barrier.
         inst: Inst,

@@ -167,7 +167,7 @@ impl<'a> Machine<'a> {
     fn still_here(&self, mask: &Mask) -> Mask {
         let mut m = mask.and_not(&self.ended);
         if let Some(frame) = self.loops.last() {
-            m = m.and_not(&frame.left);
+            m = m.and_not(&frame.left).and_not(&frame.continued);
         }
         m
     }

@@ -71,9 +71,49 @@
 //! - Implicit-LOD samples take fine quad derivatives of their (projected) coordinates.
 //!
 //! # Textures
-//! The software texture model ([`Texture`], [`Sampler`]) follows the project's texture
-//! semantics, after the Vulkan specification's "Image Operations" and "Texel Filtering"
-//! chapters; see the `texture` module docs for the layout and the rules.
+//! The software texture model ([`Texture`], [`Sampler`]) follows these rules, after the Vulkan
+//! specification's "Image Operations" and "Texel Filtering" chapters; the G13 simulator's
+//! texture unit implements the same rules independently, and the two are compared with an
+//! absolute tolerance of 1e-5. Arithmetic is f32 except `log2`, computed in f64 and rounded.
+//! 1. Cube maps: the face is the major axis of the direction `(rx, ry, rz)` (`|rz|` if it is at
+//!    least `|rx|` and `|ry|`, else `|ry|` if at least `|rx|`, else `|rx|`; positive when that
+//!    component is `>= 0`), with `(sc, tc, ma)` = +X `(-rz, -ry, rx)`, -X `(rz, -ry, rx)`,
+//!    +Y `(rx, rz, ry)`, -Y `(rx, -rz, ry)`, +Z `(rx, -ry, rz)`, -Z `(-rx, -ry, rz)`;
+//!    `s = 0.5 * sc / |ma| + 0.5`, likewise `t`. No seamless filtering: each face is
+//!    clamp-to-edge on its own. Derivatives of `s` and `t` follow from the quotient rule,
+//!    `ds = 0.5 * (dsc * |ma| - sc * d|ma|) / ma^2`, on the face of the lane's own direction.
+//! 2. Texel space at level 0: `u = s * width`, `v = t * height`, `w = r * depth`.
+//! 3. LOD: `rho = max(|(du, dv, dw)/dx|, |(du, dv, dw)/dy|)` (the axes the dimension has),
+//!    `lambda_base = log2(rho)` (minus infinity for 0) or the explicit LOD;
+//!    `lambda = clamp(lambda_base + sampler bias + shader bias, max(sampler min_lod, shader
+//!    min_lod), sampler max_lod)`. Implicit LOD takes fine quad derivatives of the (projected)
+//!    coordinates.
+//! 4. `lambda <= 0` selects the magnification filter, else the minification filter.
+//! 5. Levels, with `q = levels - 1`: mip none reads level 0; mip nearest reads level 0 if
+//!    `lambda <= 0.5`, else `min(ceil(lambda + 0.5) - 1, q)`; mip linear blends
+//!    `d = clamp(floor(lambda), 0, q)` and `min(d + 1, q)` by `lambda - floor(lambda)` (0 when
+//!    `lambda < 0` or `d == q`).
+//! 6. At level `d`, `u_d = s * width_d`. Nearest reads texel `floor(u_d)`; linear reads
+//!    `floor(u_d - 0.5)` and the next texel, weighted by `frac(u_d - 0.5)`, with
+//!    `lerp(a, b, t) = a * (1 - t) + b * t` along u, then v, then w. Constant offsets are added
+//!    to the integer texel coordinates.
+//! 7. Wrap: repeat `i mod size`; clamp-to-edge `clamp(i, 0, size - 1)`; mirrored repeat
+//!    `m = i mod 2 size`, then `2 size - 1 - m` if `m >= size`; clamp-to-border reads
+//!    (0, 0, 0, 0) outside.
+//! 8. The array layer is `clamp(round_half_even(layer), 0, layers - 1)`; it is never wrapped,
+//!    filtered or projected.
+//! 9. Shadow samples replace each fetched texel's red by `ref OP red ? 1 : 0` before filtering
+//!    and return the filtered red. Projective samples divide the coordinates (not the layer) and
+//!    the reference by `q`.
+//! 10. Fetch reads one texel at integer coordinates and level, unfiltered and unwrapped;
+//!     anything out of range (coordinate, layer, level) reads (0, 0, 0, 0).
+//! 11. Size queries at level `l` report `max(1, extent >> l)` per axis plus the layer count for
+//!     arrays (zeros for a level outside the chain); the level query reports the level count.
+//!
+//! Formats: RGBA8 unorm (`c / 255`), RGBA16F, RGBA32F, R32F (read as `(r, 0, 0, 1)`). Texture
+//! memory holds level 0, then 1, ...; each level its slices (array layers, a cube map 6 faces
+//! per layer in the order +X, -X, +Y, -Y, +Z, -Z), each slice `depth` planes of `height` rows
+//! of `width` texels, tightly packed.
 //!
 //! # Budgets
 //! A loop that runs more than [`Limits::max_loop_iterations`] iterations in one execution stops
@@ -95,7 +135,10 @@
 //! let i = b.effect(EffectOp::Builtin(Builtin::GlobalId(0)), &[], &[Type::I32])[0];
 //! let four = b.i32(4);
 //! let offset = b.pure(PureOp::Imul, &[i, four]);
-//! let access = |binding| MemAccess { space: AddressSpace::Storage(Binding::new(0, binding)), offset: 0 };
+//! let access = |binding| MemAccess {
+//!     space: AddressSpace::Storage(Binding::new(0, binding)),
+//!     offset: 0,
+//! };
 //! let x = b.effect(EffectOp::Load(access(0)), &[offset], &[Type::F32])[0];
 //! let y = b.pure(PureOp::Fmul, &[x, x]);
 //! b.effect(EffectOp::Store(access(1)), &[offset, y], &[]);

@@ -44,8 +44,13 @@ fn output(func: &Function, input: &[u8]) -> Result<Vec<u8>, String> {
     let mut res = Resources::new();
     res.bind_storage(INPUT, input.to_vec())
         .bind_storage(OUTPUT, vec![0; (INVOCATIONS * INVOCATION_BYTES) as usize]);
-    run_compute(func, &mut res, [INVOCATIONS / local, 1, 1], &Limits::default())
-        .map_err(|e| e.to_string())?;
+    run_compute(
+        func,
+        &mut res,
+        [INVOCATIONS / local, 1, 1],
+        &Limits::default(),
+    )
+    .map_err(|e| e.to_string())?;
     Ok(res.buffer_data(OUTPUT).unwrap_or(&[]).to_vec())
 }
 

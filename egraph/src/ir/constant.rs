@@ -66,10 +66,8 @@ impl Const {
 
     /// A float of type `ty` (must be `F16` or `F32`) from an f64, rounded to nearest even.
     pub fn float(ty: Type, v: f64) -> Const {
-        match ty {
-            Type::F16 => Const::f16(f16::from_f64(v)),
-            _ => Const::f32(v as f32),
-        }
+        // One correctly rounded conversion; `half`'s own f64 -> f16 rounds twice on some hosts.
+        crate::ir::eval::round_float(ty, v)
     }
 
     /// Zero of any type (+0.0 for floats, false for bool).
@@ -206,12 +204,14 @@ impl Const {
                     }
                     return Ok(Const::from_bits(ty, h));
                 }
-                let v: f32 = text.parse().map_err(|_| err())?;
-                Ok(if ty == Type::F16 {
-                    Const::f16(f16::from_f32(v))
+                if ty == Type::F16 {
+                    // Through f64, not f32, so the literal is rounded to f16 once.
+                    let v: f64 = text.parse().map_err(|_| err())?;
+                    Ok(Const::float(Type::F16, v))
                 } else {
-                    Const::f32(v)
-                })
+                    let v: f32 = text.parse().map_err(|_| err())?;
+                    Ok(Const::f32(v))
+                }
             }
         }
     }
@@ -225,7 +225,10 @@ mod tests {
     fn sign_extension_and_masking() {
         assert_eq!(Const::i16(-1).bits(), 0xffff);
         assert_eq!(Const::i16(-1).as_i64(), -1);
-        assert_eq!(Const::from_bits(Type::I32, 0x1_8000_0000).as_i64(), i32::MIN as i64);
+        assert_eq!(
+            Const::from_bits(Type::I32, 0x1_8000_0000).as_i64(),
+            i32::MIN as i64
+        );
     }
 
     #[test]

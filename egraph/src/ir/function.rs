@@ -301,6 +301,9 @@ impl Function {
 
     /// Visits every instruction reachable from the entry block in program order (pre-order: an
     /// `if` or `loop` is visited before the blocks it owns), with the block holding it.
+    ///
+    /// The function must be well formed (see [`verify`](super::verify)): a block owned twice
+    /// would be visited twice, and an ownership cycle would not terminate.
     pub fn for_each_inst(&self, mut f: impl FnMut(Block, Inst)) {
         let mut stack = vec![(self.entry, 0usize)];
         while let Some((block, pos)) = stack.pop() {

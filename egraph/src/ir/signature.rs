@@ -232,7 +232,12 @@ impl Signature {
                 } else {
                     Err(SignatureError::Result {
                         got: result,
-                        expected: format!("{to} ({width:?} than {})", args[0]).to_lowercase(),
+                        expected: match width {
+                            Width::Wider => format!("{to} wider than {}", args[0]),
+                            Width::Narrower => format!("{to} narrower than {}", args[0]),
+                            Width::Same => format!("{to} as wide as {}", args[0]),
+                            Width::Any => to.to_string(),
+                        },
                     })
                 }
             }

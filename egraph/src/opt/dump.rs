@@ -102,7 +102,10 @@ pub fn dot(egraph: &EGraph, roots: &[Id], chosen: &HashMap<Id, Node>, max_nodes:
     }
     for &c in &shown {
         let class = &egraph[c];
-        let ty = class.data.ty.map_or("sample".to_string(), |t| t.to_string());
+        let ty = class
+            .data
+            .ty
+            .map_or("sample".to_string(), |t| t.to_string());
         let _ = writeln!(
             out,
             "  subgraph cluster_{c} {{\n    style=dotted\n    label=\"e{c}: {ty}\""
@@ -154,7 +157,9 @@ pub fn svg(dot_text: &str) -> Result<String, DumpError> {
             .write_all(dot_text.as_bytes())
             .map_err(DumpError::GraphvizMissing)?;
     }
-    let out = child.wait_with_output().map_err(DumpError::GraphvizMissing)?;
+    let out = child
+        .wait_with_output()
+        .map_err(DumpError::GraphvizMissing)?;
     if !out.status.success() {
         return Err(DumpError::GraphvizFailed {
             status: out.status.to_string(),

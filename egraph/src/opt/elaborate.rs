@@ -25,12 +25,10 @@ use super::analysis::EGraph;
 use super::extract::Extraction;
 use super::language::{Kind, Node};
 use super::skeleton::{Item, Skeleton};
-use crate::ir::{
-    Block, EffectOp, Function, InstData, InstFlags, Op, Type, Value, ValueDef,
-};
+use crate::ir::{Block, EffectOp, Function, InstData, InstFlags, Op, Type, Value, ValueDef};
 use egg::{Id, Language};
-use smallvec::SmallVec;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
+use smallvec::SmallVec;
 use std::collections::HashSet;
 
 /// Why the extracted choice could not be turned back into a function.
@@ -115,7 +113,10 @@ impl Placer<'_> {
 }
 
 /// The e-classes an item needs: its uses, and for a sample the chosen form's operands.
-fn item_uses(item: &Item, choice: &std::collections::HashMap<Id, Node>) -> Result<Vec<Id>, ElabError> {
+fn item_uses(
+    item: &Item,
+    choice: &std::collections::HashMap<Id, Node>,
+) -> Result<Vec<Id>, ElabError> {
     match item {
         Item::Sample { class, .. } => match choice.get(class) {
             Some(n) if matches!(n.kind, Kind::Sample(_)) => Ok(n.children.to_vec()),
@@ -245,7 +246,6 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
     }
     // Blocks and anchors, users first.
     let mut at: HashMap<(Block, usize), Vec<Id>> = HashMap::default();
-    let mut placed: HashMap<Id, (Block, usize)> = HashMap::default();
     for &c in order.iter().rev() {
         let node = &p.choice[&c];
         let points = uses.get(&c).cloned().unwrap_or_default();
@@ -288,7 +288,6 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
             .filter_map(|&(b, i)| p.point_in(block, b, i))
             .min()
             .ok_or(ElabError::Unavailable { class: c })?;
-        placed.insert(c, (block, anchor));
         at.entry((block, anchor)).or_default().push(c);
         for &k in node.children() {
             let k = p.egraph.find(k);
@@ -303,6 +302,9 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
     Ok(Placement { at })
 }
 
+/// Invariant reads already emitted: (effect, operand values, block) -> results.
+type ReadCache = HashMap<(EffectOp, SmallVec<[Value; 2]>, Block), SmallVec<[Value; 2]>>;
+
 struct Emitter<'a, 'p> {
     p: &'a Placer<'p>,
     placement: &'a Placement,
@@ -310,8 +312,7 @@ struct Emitter<'a, 'p> {
     out: Function,
     vals: HashMap<Id, Value>,
     leaves: HashMap<Value, Value>,
-    /// Invariant reads already emitted: (effect, operand values, block) -> results.
-    reads: HashMap<(EffectOp, SmallVec<[Value; 2]>, Block), SmallVec<[Value; 2]>>,
+    reads: ReadCache,
 }
 
 fn emit(
@@ -406,21 +407,13 @@ impl Emitter<'_, '_> {
                     Some(r) => r.clone(),
                     None => {
                         let types = invariant_types(op, ty);
-                        let r = self.append(
-                            block,
-                            Op::Effect(op),
-                            &args,
-                            &types,
-                            &[],
-                            InstFlags::NONE,
-                        );
+                        let r =
+                            self.append(block, Op::Effect(op), &args, &types, &[], InstFlags::NONE);
                         self.reads.insert(key, r.clone());
                         r
                     }
                 };
-                *results
-                    .get(index as usize)
-                    .ok_or(ElabError::WrongKind(c))?
+                *results.get(index as usize).ok_or(ElabError::WrongKind(c))?
             }
             kind => {
                 let (op, mut flags) = kind.to_op().ok_or(ElabError::WrongKind(c))?;

@@ -11,11 +11,14 @@
 //!    is the cheapest of its e-nodes' cost plus the costs of their *distinct* children. Every class
 //!    is finalized once, from a priority queue, after all children of its chosen node; costs
 //!    strictly increase up a chain, so the choice is acyclic.
-//! 2. **Sharing-aware refinement**: with the current choice, count for every selected class how
-//!    many selected users it has. Re-price every selected class's e-nodes with children that
-//!    other users already pay for counted as free (marginal cost), and switch to a cheaper one.
-//!    A pass is kept only if the choice stays acyclic and its true DAG cost drops; at most
-//!    [`REFINE_PASSES`] passes run.
+//! 2. **Sharing-aware local search**: keep, for the current choice, the number of selected users
+//!    of every class. For every selected class and every alternative e-node, compute the *exact*
+//!    change of the DAG cost if the class switched to it: its own cost difference, plus the
+//!    classes that become needed (their first user appears; a value something else already
+//!    computes is free) minus those that are no longer needed (their last user goes), found by
+//!    incremental reference counting. Take the switch if the cost drops and it closes no cycle.
+//!    Passes repeat until nothing improves, at most [`REFINE_PASSES`] times; every step lowers the
+//!    true DAG cost, so the result is never worse than phase 1.
 //!
 //! [`tree`] is phase 1 alone; [`EggTreeCost`] plugs the same costs into `egg`'s own tree
 //! [`Extractor`](egg::Extractor), the baseline the tests compare against.
@@ -28,8 +31,7 @@ use egg::{CostFunction, Id, Language};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-/// Sharing-aware refinement passes; each is linear in the selected DAG, and two or three
-/// usually reach a fixed point.
+/// Local-search passes; two or three usually reach a fixed point.
 pub const REFINE_PASSES: usize = 4;
 
 /// Costs compare with this slack so float noise does not flip choices.
@@ -48,9 +50,15 @@ pub struct Extraction {
     pub unavailable: Vec<Id>,
 }
 
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
+/// A cost ordered totally (for the priority queue).
+#[derive(Clone, Copy, PartialEq)]
 struct Cost(f64);
 impl Eq for Cost {}
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 impl Ord for Cost {
     fn cmp(&self, other: &Self) -> core::cmp::Ordering {
         self.0.total_cmp(&other.0)
@@ -152,11 +160,8 @@ fn bottom_up(t: &Table) -> (Vec<u32>, Vec<f64>) {
             }
             missing[p][j] -= 1;
             if missing[p][j] == 0 {
-                let sum = t.own[p][j]
-                    + t.kids[p][j]
-                        .iter()
-                        .map(|&k| total[k as usize])
-                        .sum::<f64>();
+                let sum =
+                    t.own[p][j] + t.kids[p][j].iter().map(|&k| total[k as usize]).sum::<f64>();
                 heap.push(Reverse((Cost(sum), p as u32, j as u32)));
             }
         }
@@ -254,56 +259,141 @@ pub fn tree(egraph: &EGraph, roots: &[Id], cost: impl Fn(&Node, &Facts) -> f64) 
     finish(egraph, &t, &dense_roots(egraph, &t, roots), &choice)
 }
 
+/// Selected-DAG bookkeeping for the refinement: how many selected users each class has, and
+/// exact cost changes as choices switch.
+struct Selection<'t> {
+    t: &'t Table,
+    choice: Vec<u32>,
+    refs: Vec<u32>,
+    /// Classes touched by the current evaluation (bounded by [`REFINE_BUDGET`]).
+    touched: usize,
+}
+
+impl Selection<'_> {
+    /// Adds one use of `c` (selecting its subtree if it was unselected); returns the cost added.
+    fn inc(&mut self, c: u32) -> f64 {
+        let mut added = 0.0;
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            let c = c as usize;
+            self.refs[c] += 1;
+            if self.refs[c] == 1 {
+                self.touched += 1;
+                let pick = self.choice[c] as usize;
+                added += self.t.own[c][pick];
+                stack.extend(self.t.kids[c][pick].iter().copied());
+            }
+        }
+        added
+    }
+
+    /// Removes one use of `c` (deselecting its subtree if that was the last); returns the cost
+    /// removed.
+    fn dec(&mut self, c: u32) -> f64 {
+        let mut removed = 0.0;
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            let c = c as usize;
+            self.refs[c] -= 1;
+            if self.refs[c] == 0 {
+                self.touched += 1;
+                let pick = self.choice[c] as usize;
+                removed += self.t.own[c][pick];
+                stack.extend(self.t.kids[c][pick].iter().copied());
+            }
+        }
+        removed
+    }
+
+    /// Switches selected class `x` to e-node `to`; returns the exact change of the DAG cost.
+    fn switch(&mut self, x: usize, to: usize) -> f64 {
+        let from = self.choice[x] as usize;
+        let mut delta = self.t.own[x][to] - self.t.own[x][from];
+        for &k in &self.t.kids[x][to] {
+            delta += self.inc(k);
+        }
+        for &k in &self.t.kids[x][from] {
+            delta -= self.dec(k);
+        }
+        self.choice[x] = to as u32;
+        delta
+    }
+
+    /// True if `target` is reachable from `start` through the current choices (a switch of
+    /// `target` to an e-node with these children would close a cycle).
+    fn reaches(&self, start: &[u32], target: u32) -> bool {
+        let mut seen = vec![false; self.t.ids.len()];
+        let mut stack: Vec<u32> = start.to_vec();
+        while let Some(c) = stack.pop() {
+            if c == target {
+                return true;
+            }
+            if std::mem::replace(&mut seen[c as usize], true) {
+                continue;
+            }
+            let pick = self.choice[c as usize];
+            if pick != NONE {
+                stack.extend(self.t.kids[c as usize][pick as usize].iter().copied());
+            }
+        }
+        false
+    }
+}
+
+/// An evaluation that touches more classes than this is abandoned: it bounds the refinement's
+/// cost per candidate on very large functions (the candidate is then simply not taken).
+pub const REFINE_BUDGET: usize = 4096;
+
 /// The DAG extractor (both phases; see the module docs).
 pub fn dag(egraph: &EGraph, roots: &[Id], cost: impl Fn(&Node, &Facts) -> f64) -> Extraction {
     let t = Table::new(egraph, &cost);
     let roots = dense_roots(egraph, &t, roots);
-    let (mut choice, tree_cost) = bottom_up(&t);
+    let (choice, _) = bottom_up(&t);
+    let Some((_, refs)) = selected(&t, &roots, &choice) else {
+        return finish(egraph, &t, &roots, &choice);
+    };
+    let mut sel = Selection {
+        t: &t,
+        choice,
+        refs,
+        touched: 0,
+    };
     for _ in 0..REFINE_PASSES {
-        let Some((order, refs)) = selected(&t, &roots, &choice) else {
+        let Some((order, _)) = selected(&t, &roots, &sel.choice) else {
             break;
         };
-        let before = dag_cost(&t, &order, &choice);
-        let mut next = choice.clone();
+        let mut improved = false;
         for &x in order.iter().rev() {
             let x = x as usize;
-            let cur = choice[x] as usize;
-            let cur_kids = &t.kids[x][cur];
-            let marginal = |i: usize| -> f64 {
-                t.own[x][i]
-                    + t.kids[x][i]
-                        .iter()
-                        .map(|&k| {
-                            let mine = cur_kids.binary_search(&k).is_ok() as u32;
-                            if refs[k as usize] > mine || k as usize == x {
-                                0.0
-                            } else {
-                                tree_cost[k as usize]
-                            }
-                        })
-                        .sum::<f64>()
-            };
-            let mut pick = (marginal(cur), cur);
-            for i in 0..t.own[x].len() {
-                if i == cur || t.kids[x][i].binary_search(&(x as u32)).is_ok() {
+            if t.own[x].len() < 2 || sel.refs[x] == 0 {
+                continue;
+            }
+            for to in 0..t.own[x].len() {
+                let from = sel.choice[x] as usize;
+                if to == from || !t.own[x][to].is_finite() {
                     continue;
                 }
-                let m = marginal(i);
-                if m + EPS < pick.0 {
-                    pick = (m, i);
+                sel.touched = 0;
+                let delta = sel.switch(x, to);
+                let undo = |sel: &mut Selection<'_>| {
+                    sel.switch(x, from);
+                };
+                if sel.touched > REFINE_BUDGET || delta.is_nan() || delta >= -EPS {
+                    undo(&mut sel);
+                    continue;
                 }
+                if sel.reaches(&t.kids[x][to], x as u32) {
+                    undo(&mut sel);
+                    continue;
+                }
+                improved = true;
             }
-            next[x] = pick.1 as u32;
         }
-        if next == choice {
+        if !improved {
             break;
         }
-        match selected(&t, &roots, &next) {
-            Some((order, _)) if dag_cost(&t, &order, &next) + EPS < before => choice = next,
-            _ => break,
-        }
     }
-    finish(egraph, &t, &roots, &choice)
+    finish(egraph, &t, &roots, &sel.choice)
 }
 
 /// `egg`'s tree-cost [`Extractor`](egg::Extractor) with the same e-node costs: the baseline.

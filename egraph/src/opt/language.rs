@@ -277,7 +277,11 @@ impl fmt::Display for SampleLabel {
             f.write_str(".min_lod")?;
         }
         if s.offset != [0; 3] {
-            write!(f, ".offset({},{},{})", s.offset[0], s.offset[1], s.offset[2])?;
+            write!(
+                f,
+                ".offset({},{},{})",
+                s.offset[0], s.offset[1], s.offset[2]
+            )?;
         }
         Ok(())
     }

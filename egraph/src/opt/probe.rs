@@ -47,9 +47,7 @@ pub fn run(target: &dyn Target, text: &str) -> Result<(String, Report), ProbeErr
     eg.rebuild();
     let (eg, report) = saturate(eg, target.rules(), &Limits::default());
     let root = eg.find(root);
-    let ex = extract::dag(&eg, &[root], |n, f| {
-        extraction_cost(target.cost(n, f), n)
-    });
+    let ex = extract::dag(&eg, &[root], |n, f| extraction_cost(target.cost(n, f), n));
     Ok((print(&eg, &ex.choice, root, &names), report))
 }
 

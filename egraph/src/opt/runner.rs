@@ -195,12 +195,21 @@ impl fmt::Display for Report {
             writeln!(f, "  kept the input: {why}")?;
         }
         if !self.unavailable.is_empty() {
-            writeln!(f, "  unavailable on target: {}", self.unavailable.join(", "))?;
+            writeln!(
+                f,
+                "  unavailable on target: {}",
+                self.unavailable.join(", ")
+            )?;
         }
         let mut fired: Vec<&(String, usize)> =
             self.firings.iter().filter(|(_, n)| *n > 0).collect();
         fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        writeln!(f, "  rules fired ({} of {}):", fired.len(), self.firings.len())?;
+        writeln!(
+            f,
+            "  rules fired ({} of {}):",
+            fired.len(),
+            self.firings.len()
+        )?;
         for (name, n) in fired {
             writeln!(f, "    {n:>6}  {name}")?;
         }
@@ -231,7 +240,10 @@ pub fn saturate(egraph: EGraph, rules: &[Rule], limits: &Limits) -> (EGraph, Rep
     let mut firings: Vec<(String, usize)> = rules.iter().map(|r| (r.name.clone(), 0)).collect();
     for it in &runner.iterations {
         for (name, n) in &it.applied {
-            if let Some(slot) = firings.iter_mut().find(|(r, _)| r.as_str() == name.as_str()) {
+            if let Some(slot) = firings
+                .iter_mut()
+                .find(|(r, _)| r.as_str() == name.as_str())
+            {
                 slot.1 += n;
             }
         }

@@ -73,7 +73,9 @@ impl Item {
     pub fn uses(&self) -> &[Id] {
         match self {
             Item::Effect { args, .. } | Item::Terminator { args, .. } => args,
-            Item::Sample { class, .. } | Item::If { cond: class, .. } => core::slice::from_ref(class),
+            Item::Sample { class, .. } | Item::If { cond: class, .. } => {
+                core::slice::from_ref(class)
+            }
             Item::Loop { init, .. } => init,
         }
     }

@@ -238,7 +238,9 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
     };
     let mut b = Builder::new(&mut f);
     let zero = b.i32(0);
-    let floats = b.effect(EffectOp::Load(input), &[zero], &[Type::F32; 8]).to_vec();
+    let floats = b
+        .effect(EffectOp::Load(input), &[zero], &[Type::F32; 8])
+        .to_vec();
     let ints = b
         .effect(
             EffectOp::Load(MemAccess {

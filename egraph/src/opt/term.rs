@@ -49,7 +49,7 @@ impl Lit {
         };
         match (self, ty) {
             (Lit::Bool(b), Type::Bool) => Some(Const::bool(b)),
-            (Lit::Int(v), Type::Bool) if matches!(v, 0 | 1 | -1) => Some(Const::bool(v != 0)),
+            (Lit::Int(v), Type::Bool) if (-1..=1).contains(&v) => Some(Const::bool(v != 0)),
             (Lit::Int(v), t) if t.is_int() => {
                 let min = -(1i128 << (t.bits() - 1));
                 let max = (1i128 << t.bits()) - 1;

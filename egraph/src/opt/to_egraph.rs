@@ -224,7 +224,11 @@ impl Cx<'_> {
     }
 
     fn items_len(&self, b: Block) -> usize {
-        self.out.skeleton.blocks.get(&b).map_or(0, |s| s.items.len())
+        self.out
+            .skeleton
+            .blocks
+            .get(&b)
+            .map_or(0, |s| s.items.len())
     }
 
     fn push(&mut self, b: Block, item: Item) {

@@ -161,7 +161,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
             in_header = false;
-            self.enter_block(block)?;
+            self.enter_block(block, &from_inst)?;
             let n = block.insts.len();
             for inst in &block.insts[..n.saturating_sub(1)] {
                 if matches!(inst.opcode, Op::Phi | Op::SelectionMerge | Op::LoopMerge) {
@@ -190,11 +190,12 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    fn enter_block(&mut self, block: &SpvBlock) -> Result<(), SpirvError> {
+    /// Records that lifting entered `block` (by the branch `from`).
+    fn enter_block(&mut self, block: &SpvBlock, from: &Inst) -> Result<(), SpirvError> {
         let label = block.label;
         let count = self.on_path.entry(label).or_insert(0);
         if *count > 0 {
-            return Err(block.label_inst.unstructured(format!(
+            return Err(from.unstructured(format!(
                 "a branch back to %{label}, which is not the header of an enclosing loop"
             )));
         }

@@ -27,11 +27,17 @@ pub(crate) enum ConstVal {
 impl ConstVal {
     /// The all-zero value of a type (`OpConstantNull`).
     pub fn null(types: &TypeTable, ty: Id, at: &Inst) -> Result<ConstVal, SpirvError> {
+        // Bounds the size (and the nesting) before building anything.
+        types.leaf_types(ty, at)?;
+        ConstVal::null_unchecked(types, ty, at)
+    }
+
+    fn null_unchecked(types: &TypeTable, ty: Id, at: &Inst) -> Result<ConstVal, SpirvError> {
         if types.is_composite(ty) {
             let children = types.children(ty, at)?;
             let mut items = Vec::with_capacity(children.len());
             for c in children {
-                items.push(ConstVal::null(types, c, at)?);
+                items.push(ConstVal::null_unchecked(types, c, at)?);
             }
             Ok(ConstVal::Composite(items))
         } else {

@@ -23,6 +23,9 @@ pub(crate) struct Liveness {
     pub defs: HashMap<Id, Vec<Id>>,
     /// Function-storage variables of each function.
     pub fn_vars: HashMap<Id, Vec<Id>>,
+    /// Every pointer root each function may write through, directly or in a callee (stores,
+    /// copies, pointer arguments of calls and extended instructions).
+    pub fn_stores: HashMap<Id, Vec<Id>>,
 }
 
 impl Liveness {
@@ -35,6 +38,8 @@ impl Liveness {
             .filter_map(|i| i.result_id)
             .collect();
         let mut escape_candidates = Vec::new();
+        let mut direct_stores: HashMap<Id, Vec<Id>> = HashMap::new();
+        let mut callees: HashMap<Id, Vec<Id>> = HashMap::new();
         for f in &m.functions {
             let defs = l.defs.entry(f.id).or_default();
             defs.extend(f.params.iter().filter_map(|p| p.result_id));
@@ -51,8 +56,14 @@ impl Liveness {
                         }
                         continue;
                     }
-                    for op in &inst.operands {
+                    // A store to a whole variable writes it without reading it: not a use.
+                    let whole_store = matches!(inst.opcode, Op::Store | Op::CopyMemory)
+                        && matches!(inst.operands.first(), Some(Operand::IdRef(p)) if vars.contains(p));
+                    for (i, op) in inst.operands.iter().enumerate() {
                         if let Operand::IdRef(x) = op {
+                            if i == 0 && whole_store {
+                                continue;
+                            }
                             l.uses.entry(*x).or_default().push(b.label);
                         }
                     }
@@ -74,10 +85,22 @@ impl Liveness {
                             }
                         }
                         Op::FunctionCall | Op::ExtInst => {
-                            escape_candidates.extend(inst.operands.iter().filter_map(|o| match o {
+                            let ids = inst.operands.iter().filter_map(|o| match o {
                                 Operand::IdRef(x) => Some(*x),
                                 _ => None,
-                            }));
+                            });
+                            escape_candidates.extend(ids.clone());
+                            direct_stores.entry(f.id).or_default().extend(ids);
+                            if inst.opcode == Op::FunctionCall {
+                                if let Some(Operand::IdRef(callee)) = inst.operands.first() {
+                                    callees.entry(f.id).or_default().push(*callee);
+                                }
+                            }
+                        }
+                        Op::Store | Op::CopyMemory => {
+                            if let Some(Operand::IdRef(p)) = inst.operands.first() {
+                                direct_stores.entry(f.id).or_default().push(*p);
+                            }
                         }
                         _ => {}
                     }
@@ -98,6 +121,24 @@ impl Liveness {
             if vars.contains(&root) {
                 l.escaping.insert(root);
             }
+        }
+        for f in &m.functions {
+            // Each function's stores plus those of everything it reaches through calls (a
+            // set walk, so a malformed recursive call graph ends too).
+            let mut seen = std::collections::HashSet::from([f.id]);
+            let mut stack = vec![f.id];
+            let mut roots = std::collections::BTreeSet::new();
+            while let Some(g) = stack.pop() {
+                for &p in direct_stores.get(&g).map(Vec::as_slice).unwrap_or(&[]) {
+                    roots.insert(l.root_of(p));
+                }
+                for &c in callees.get(&g).map(Vec::as_slice).unwrap_or(&[]) {
+                    if seen.insert(c) {
+                        stack.push(c);
+                    }
+                }
+            }
+            l.fn_stores.insert(f.id, roots.into_iter().collect());
         }
         l
     }

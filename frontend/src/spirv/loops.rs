@@ -13,9 +13,6 @@ use rspirv::dr::Operand;
 use spirv::{Op, StorageClass};
 use std::collections::{BTreeSet, HashSet};
 
-/// How deep the scan follows calls (recursion is rejected elsewhere; this bounds the work).
-const MAX_CALL_SCAN_DEPTH: u32 = 64;
-
 impl<'m> Lowerer<'m> {
     /// Lifts the loop headed by `header`. Returns the merge block if control reaches it.
     pub fn lower_loop(&mut self, header: &'m SpvBlock) -> Result<Option<Id>, SpirvError> {
@@ -101,7 +98,7 @@ impl<'m> Lowerer<'m> {
         let mut out = BTreeSet::new();
         while let Some(block) = queue.pop() {
             for inst in &block.insts {
-                self.scan_stores(inst, &mut out, 0)?;
+                self.scan_stores(inst, &mut out)?;
             }
             for succ in successors(block.terminator()) {
                 if stop.contains(&succ) || !seen.insert(succ) {
@@ -116,7 +113,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Adds the promoted variables `inst` may store to.
-    fn scan_stores(&self, inst: &Inst, out: &mut BTreeSet<Id>, depth: u32) -> Result<(), SpirvError> {
+    fn scan_stores(&self, inst: &Inst, out: &mut BTreeSet<Id>) -> Result<(), SpirvError> {
         match inst.opcode {
             Op::Store | Op::CopyMemory => {
                 if let Some(v) = self.promoted_root(inst.id(0)?) {
@@ -131,12 +128,11 @@ impl<'m> Lowerer<'m> {
                         }
                     }
                 }
-                if inst.opcode == Op::FunctionCall && depth < MAX_CALL_SCAN_DEPTH {
-                    if let Some(f) = self.funcs.get(&inst.id(0)?) {
-                        for b in &f.blocks {
-                            for i in &b.insts {
-                                self.scan_stores(i, out, depth + 1)?;
-                            }
+                if inst.opcode == Op::FunctionCall {
+                    let callee = inst.id(0)?;
+                    for &root in self.liveness.fn_stores.get(&callee).map(Vec::as_slice).unwrap_or(&[]) {
+                        if let Some(v) = self.promoted_root(root) {
+                            out.insert(v);
                         }
                     }
                 }

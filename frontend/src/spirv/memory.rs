@@ -360,6 +360,8 @@ impl<'m> Lowerer<'m> {
                 self.extract_path(inst, &whole, path)
             }
             Pointer::Mem(m) => {
+                // Bounds the number of scalars (a whole large array is not loaded).
+                self.types.leaf_types(m.ty, inst)?;
                 let base = match m.dynamic {
                     Some(d) => d,
                     None => self.zero(Type::I32),
@@ -397,6 +399,7 @@ impl<'m> Lowerer<'m> {
                 if !m.space.is_writable() {
                     return Err(inst.invalid("store to read-only memory (Uniform or PushConstant)"));
                 }
+                self.types.leaf_types(m.ty, inst)?;
                 let base = match m.dynamic {
                     Some(d) => d,
                     None => self.zero(Type::I32),

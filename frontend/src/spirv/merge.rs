@@ -212,6 +212,9 @@ impl<'m> Lowerer<'m> {
 
     /// True if a name may be read after a construct whose blocks are `visited`.
     pub fn is_live(&self, key: Key, visited: &HashSet<Id>) -> bool {
+        if std::env::var("LIVE_DEBUG").is_ok() {
+            eprintln!("live? {key:?} frames {}", self.frames.len());
+        }
         let carried = self.frames.iter().any(|f| match &f.kind {
             FrameKind::Loop { carried, .. } => carried.contains(&key),
             _ => false,

@@ -52,7 +52,10 @@ impl Decls {
         if last >= limit {
             return Err(TgsiError::limit(
                 decl.pos,
-                format!("{}[{last}]: at most {limit} registers of this file", decl.file.name()),
+                format!(
+                    "{}[{last}]: at most {limit} registers of this file",
+                    decl.file.name()
+                ),
             ));
         }
         if decl.file == RegFile::Const {
@@ -69,11 +72,17 @@ impl Decls {
             self.consts.entry(buffer).or_default().extend(first..=last);
             return Ok(());
         }
-        self.declared.entry(decl.file).or_default().extend(first..=last);
+        self.declared
+            .entry(decl.file)
+            .or_default()
+            .extend(first..=last);
         if let Some(id) = decl.array_id {
             self.arrays.insert((decl.file, id), decl.range);
         }
-        if matches!(decl.file, RegFile::Input | RegFile::Output | RegFile::SystemValue) {
+        if matches!(
+            decl.file,
+            RegFile::Input | RegFile::Output | RegFile::SystemValue
+        ) {
             for r in first..=last {
                 self.decl_of.insert((decl.file, r), i);
             }

@@ -171,7 +171,11 @@ impl TgsiError {
         }
     }
 
-    pub(crate) fn unsupported(pos: Pos, opcode: &'static str, what: impl Into<String>) -> TgsiError {
+    pub(crate) fn unsupported(
+        pos: Pos,
+        opcode: &'static str,
+        what: impl Into<String>,
+    ) -> TgsiError {
         TgsiError::Unsupported {
             pos,
             opcode,

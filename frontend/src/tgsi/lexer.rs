@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(
             lex("FRAG\nMOV OUT[0], IN[0] # x").unwrap_err(),
             TgsiError::UnexpectedChar {
-                pos: Pos::new(2, 20),
+                pos: Pos::new(2, 19),
                 ch: '#'
             }
         );

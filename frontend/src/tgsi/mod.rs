@@ -1,7 +1,7 @@
 //! TGSI text lifted into the graph IR.
 //!
 //! TGSI is the shader language of Mesa's Gallium drivers and of virglrenderer. It has no
-//! library, so this module has its own [`lexer`], [`parser`] and lifter:
+//! library, so this module has its own lexer, parser ([`parse`]) and lifter ([`lift`]):
 //!
 //! ```text
 //! text ─► lexer (tokens per line) ─► parser (ast::Program) ─► structure (statement tree,
@@ -42,6 +42,9 @@
 //!   be read back and partially written like TEMPs.
 //! - **Semantics** follow the seed reference lane by lane; TBD opcodes and evident typos
 //!   follow Mesa's `tgsi_exec.c` (softpipe), commented where they apply.
+//! - **Properties** without an IR counterpart are accepted and ignored:
+//!   `FS_COLOR0_WRITES_ALL_CBUFS` (a blend-stage broadcast the caller sets up),
+//!   `FS_DEPTH_LAYOUT`, `NEXT_SHADER`, and those of other stages.
 //!
 //! # Binding and I/O model
 //! | TGSI | IR |
@@ -78,21 +81,23 @@
 //!   (Mesa lowers switches before TGSI), geometry output (`EMIT`, `ENDPRIM`).
 
 pub mod ast;
-pub mod decls;
+mod decls;
 mod error;
-pub mod lexer;
+mod lexer;
 mod lift;
 pub mod limits;
 pub mod opcode;
 mod options;
-pub mod parser;
-pub mod structure;
+mod parser;
+mod structure;
 
 #[cfg(test)]
 mod tests;
 
 pub use error::{Pos, TgsiError};
-pub use lift::{BCOLOR_LOCATION, COLOR_LOCATION, FOG_LOCATION, GENERIC_LOCATION, TEXCOORD_LOCATION};
+pub use lift::{
+    BCOLOR_LOCATION, COLOR_LOCATION, FOG_LOCATION, GENERIC_LOCATION, TEXCOORD_LOCATION,
+};
 pub use options::LiftOptions;
 pub use parser::parse;
 

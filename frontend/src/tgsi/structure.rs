@@ -149,7 +149,12 @@ impl Builder<'_> {
     /// Reads statements from `start` until the marker that closes `ctx`; returns them, the
     /// index of that marker (or `insts.len()`) and its opcode. `loops` counts the loops that
     /// enclose this block, including those of callers.
-    fn block(&mut self, start: usize, ctx: Context, loops: usize) -> Result<(Vec<Raw>, usize, Option<Opcode>)> {
+    fn block(
+        &mut self,
+        start: usize,
+        ctx: Context,
+        loops: usize,
+    ) -> Result<(Vec<Raw>, usize, Option<Opcode>)> {
         let mut out = Vec::new();
         let mut i = start;
         while i < self.insts.len() {
@@ -157,10 +162,14 @@ impl Builder<'_> {
             let op = inst.opcode;
             self.count(i)?;
             match op {
-                Opcode::END if ctx == Context::Main => return Ok((push(out, Raw::Stmt(Stmt::Return(i))), i, Some(op))),
+                Opcode::END if ctx == Context::Main => {
+                    return Ok((push(out, Raw::Stmt(Stmt::Return(i))), i, Some(op)))
+                }
                 Opcode::END => out.push(Raw::Stmt(Stmt::Return(i))),
                 Opcode::ELSE if ctx == Context::Then => return Ok((out, i, Some(op))),
-                Opcode::ENDIF if matches!(ctx, Context::Then | Context::Else) => return Ok((out, i, Some(op))),
+                Opcode::ENDIF if matches!(ctx, Context::Then | Context::Else) => {
+                    return Ok((out, i, Some(op)))
+                }
                 Opcode::ENDLOOP if ctx == Context::Loop => return Ok((out, i, Some(op))),
                 Opcode::ENDSUB if ctx == Context::Sub => return Ok((out, i, Some(op))),
                 Opcode::ELSE | Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSUB => {
@@ -185,7 +194,12 @@ impl Builder<'_> {
                     };
                     self.depth -= 1;
                     let node = self.node();
-                    out.push(Raw::If { node, inst: i, then_, else_ });
+                    out.push(Raw::If {
+                        node,
+                        inst: i,
+                        then_,
+                        else_,
+                    });
                     i = end;
                 }
                 Opcode::BGNLOOP => {
@@ -194,12 +208,19 @@ impl Builder<'_> {
                     self.expect_closer(i, closer, Opcode::ENDLOOP)?;
                     self.depth -= 1;
                     let node = self.node();
-                    out.push(Raw::Loop { node, inst: i, body });
+                    out.push(Raw::Loop {
+                        node,
+                        inst: i,
+                        body,
+                    });
                     i = end;
                 }
                 Opcode::BRK | Opcode::CONT | Opcode::BREAKC => {
                     if loops == 0 {
-                        return Err(TgsiError::invalid(inst.pos, format!("{} outside a loop", op.name())));
+                        return Err(TgsiError::invalid(
+                            inst.pos,
+                            format!("{} outside a loop", op.name()),
+                        ));
                     }
                     out.push(Raw::Stmt(match op {
                         Opcode::BRK => Stmt::Break(i),
@@ -225,13 +246,25 @@ impl Builder<'_> {
                     i = self.skip_sub(i)?;
                 }
                 Opcode::SWITCH | Opcode::CASE | Opcode::DEFAULT | Opcode::ENDSWITCH => {
-                    return Err(TgsiError::unsupported(inst.pos, op.name(), "SWITCH (Mesa lowers it to IF chains before TGSI)"))
+                    return Err(TgsiError::unsupported(
+                        inst.pos,
+                        op.name(),
+                        "SWITCH (Mesa lowers it to IF chains before TGSI)",
+                    ))
                 }
                 Opcode::BGNFOR | Opcode::ENDFOR | Opcode::REP | Opcode::ENDREP => {
-                    return Err(TgsiError::unsupported(inst.pos, op.name(), "the loop-register loops of NV_vertex_program2 (removed from Gallium)"))
+                    return Err(TgsiError::unsupported(
+                        inst.pos,
+                        op.name(),
+                        "the loop-register loops of NV_vertex_program2 (removed from Gallium)",
+                    ))
                 }
                 Opcode::BRA | Opcode::CALLNZ | Opcode::IFC => {
-                    return Err(TgsiError::unsupported(inst.pos, op.name(), "unstructured or predicated control flow (removed from Gallium)"))
+                    return Err(TgsiError::unsupported(
+                        inst.pos,
+                        op.name(),
+                        "unstructured or predicated control flow (removed from Gallium)",
+                    ))
                 }
                 _ => out.push(Raw::Stmt(Stmt::Op(i))),
             }
@@ -267,7 +300,10 @@ impl Builder<'_> {
                 _ => {}
             }
         }
-        Err(TgsiError::invalid(self.pos(at), "BGNSUB without a matching ENDSUB"))
+        Err(TgsiError::invalid(
+            self.pos(at),
+            "BGNSUB without a matching ENDSUB",
+        ))
     }
 
     /// Inlines the subroutine called by the `CAL` at `at`.
@@ -280,15 +316,25 @@ impl Builder<'_> {
         if target >= self.insts.len() {
             return Err(TgsiError::invalid(
                 inst.pos,
-                format!("CAL target :{target} is not an instruction (the program has {})", self.insts.len()),
+                format!(
+                    "CAL target :{target} is not an instruction (the program has {})",
+                    self.insts.len()
+                ),
             ));
         }
-        let start = if self.insts[target].opcode == Opcode::BGNSUB { target + 1 } else { target };
+        let start = if self.insts[target].opcode == Opcode::BGNSUB {
+            target + 1
+        } else {
+            target
+        };
         if self.calls.contains(&start) {
             return Err(TgsiError::unsupported(inst.pos, "CAL", "recursion"));
         }
         if self.calls.len() >= MAX_CALL_DEPTH {
-            return Err(TgsiError::limit(inst.pos, format!("subroutine calls nested deeper than {MAX_CALL_DEPTH}")));
+            return Err(TgsiError::limit(
+                inst.pos,
+                format!("subroutine calls nested deeper than {MAX_CALL_DEPTH}"),
+            ));
         }
         self.calls.push(start);
         let (raw, _, closer) = self.block(start, Context::Sub, loops)?;
@@ -301,7 +347,9 @@ impl Builder<'_> {
         }
         self.enter(at)?;
         let body = finish(raw, true, self).map_err(|e| match e {
-            TgsiError::Unsupported { what, .. } => TgsiError::unsupported(self.pos(at), "CAL", what),
+            TgsiError::Unsupported { what, .. } => {
+                TgsiError::unsupported(self.pos(at), "CAL", what)
+            }
             other => other,
         });
         self.depth -= 1;
@@ -367,12 +415,16 @@ fn escapes(s: &Stmt) -> bool {
 /// body and a nested one needs the run-once wrapper.
 fn finish(raw: Vec<Raw>, sub: bool, b: &mut Builder<'_>) -> Result<Vec<Stmt>> {
     if !sub {
-        return Ok(convert(raw, false));
+        return Ok(convert(raw));
     }
     let mut use_ = RetUse::default();
     scan(&raw, false, false, &mut use_);
     if use_.in_loop {
-        return Err(TgsiError::unsupported(Pos::default(), "CAL", "RET inside a loop of a subroutine"));
+        return Err(TgsiError::unsupported(
+            Pos::default(),
+            "CAL",
+            "RET inside a loop of a subroutine",
+        ));
     }
     // Everything after a top-level RET is dead.
     let cut = raw.iter().position(|r| matches!(r, Raw::SubReturn(_)));
@@ -381,7 +433,7 @@ fn finish(raw: Vec<Raw>, sub: bool, b: &mut Builder<'_>) -> Result<Vec<Stmt>> {
         None => raw,
     };
     if !use_.nested {
-        return Ok(convert(raw, false));
+        return Ok(convert(raw));
     }
     if use_.escapes {
         return Err(TgsiError::unsupported(
@@ -395,29 +447,34 @@ fn finish(raw: Vec<Raw>, sub: bool, b: &mut Builder<'_>) -> Result<Vec<Stmt>> {
     Ok(vec![Stmt::Loop {
         node,
         inst,
-        body: convert(raw, true),
+        body: convert(raw),
         once: true,
     }])
 }
 
-fn convert(raw: Vec<Raw>, ret_is_break: bool) -> Vec<Stmt> {
+fn convert(raw: Vec<Raw>) -> Vec<Stmt> {
     raw.into_iter()
         .map(|r| match r {
             Raw::Stmt(s) => s,
-            Raw::If { node, inst, then_, else_ } => Stmt::If {
+            Raw::If {
                 node,
                 inst,
-                then_: convert(then_, ret_is_break),
-                else_: convert(else_, ret_is_break),
+                then_,
+                else_,
+            } => Stmt::If {
+                node,
+                inst,
+                then_: convert(then_),
+                else_: convert(else_),
             },
             Raw::Loop { node, inst, body } => Stmt::Loop {
                 node,
                 inst,
-                body: convert(body, ret_is_break),
+                body: convert(body),
                 once: false,
             },
-            // Only reachable with `ret_is_break` (top-level RETs were cut, RETs in loops
-            // rejected); without a wrapper there is nothing to return from but the body.
+            // Only left inside a run-once wrapper (top-level RETs were cut, RETs in loops
+            // rejected), where returning from the subroutine is leaving the wrapper.
             Raw::SubReturn(i) => Stmt::Break(i),
         })
         .collect()
@@ -438,10 +495,15 @@ mod tests {
             "COMP\nDCL TEMP[0]\nBGNLOOP\nUIF TEMP[0].xxxx\nBRK\nELSE\nCONT\nENDIF\nENDLOOP\nEND\n",
         )
         .unwrap();
-        let [Stmt::Loop { body, once: false, .. }, Stmt::Return(7)] = &t.body[..] else {
+        let [Stmt::Loop {
+            body, once: false, ..
+        }, Stmt::Return(7)] = &t.body[..]
+        else {
             panic!("{t:?}")
         };
-        let [Stmt::If { then_, else_, .. }] = &body[..] else { panic!("{body:?}") };
+        let [Stmt::If { then_, else_, .. }] = &body[..] else {
+            panic!("{body:?}")
+        };
         assert_eq!(then_, &vec![Stmt::Break(2)]);
         assert_eq!(else_, &vec![Stmt::Continue(4)]);
     }
@@ -452,10 +514,16 @@ mod tests {
             "VERT\nDCL TEMP[0]\nCAL :2\nEND\nBGNSUB\nUIF TEMP[0].xxxx\nRET\nENDIF\nNOP\nRET\nENDSUB\n",
         )
         .unwrap();
-        let [Stmt::Loop { body, once: true, .. }, Stmt::Return(1)] = &t.body[..] else {
+        let [Stmt::Loop {
+            body, once: true, ..
+        }, Stmt::Return(1)] = &t.body[..]
+        else {
             panic!("{t:?}")
         };
-        assert!(matches!(&body[..], [Stmt::If { .. }, Stmt::Op(6)]), "{body:?}");
+        assert!(
+            matches!(&body[..], [Stmt::If { .. }, Stmt::Op(6)]),
+            "{body:?}"
+        );
     }
 
     #[test]

@@ -364,12 +364,18 @@ fn rounding_helpers_match_independent_implementations() {
         let x = f32::from_bits((x & 0x807f_ffff) | (u32::from(exponent % 64) + 96) << 23);
         f64_to_f16(f64::from(x), true) == f16::from_f32(x).to_bits()
     }
-    QuickCheck::new().tests(20_000).quickcheck(fma as fn(u32, u32, u32) -> bool);
-    QuickCheck::new().tests(20_000).quickcheck(to_f16 as fn(u32, u8) -> bool);
+    QuickCheck::new()
+        .tests(20_000)
+        .quickcheck(fma as fn(u32, u32, u32) -> bool);
+    QuickCheck::new()
+        .tests(20_000)
+        .quickcheck(to_f16 as fn(u32, u8) -> bool);
     // Products and sums of values near each other exercise the close-cancellation paths.
     fn near(a: u32, d: i8, c: u32) -> bool {
         let b = f32::from_bits(a.wrapping_add(d as u32));
         fma(a, b.to_bits(), c ^ 0x8000_0000)
     }
-    QuickCheck::new().tests(20_000).quickcheck(near as fn(u32, i8, u32) -> bool);
+    QuickCheck::new()
+        .tests(20_000)
+        .quickcheck(near as fn(u32, i8, u32) -> bool);
 }

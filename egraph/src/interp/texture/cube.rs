@@ -1,5 +1,5 @@
 //! Cube-map face selection and face coordinates (Vulkan, "Cube Map Face Selection and
-//! Transformations", as restated in the texture semantics).
+//! Transformations", rule 1 of the interpreter's texture docs).
 //!
 //! The major axis picks the face: `|rz|` if it is at least `|rx|` and `|ry|`, else `|ry|` if it
 //! is at least `|rx|`, else `|rx|`. The face is positive when that component is `>= 0.0` (so

@@ -143,7 +143,7 @@ impl Machine<'_> {
                     dy: self.f32_operands(inst, operands.ddy, lane)?,
                 },
                 (_, Some(quads)) => {
-                    // Implicit LOD uses fine derivatives (texture semantics, rule 3).
+                    // Implicit LOD uses fine derivatives (rule 3).
                     let diff = |axis| match quads.pair(lane, axis, DerivPrecision::Fine, mask) {
                         Some((from, to)) => {
                             core::array::from_fn(|i| coords[to][i] - coords[from][i])

@@ -1,4 +1,4 @@
-//! Level of detail and the choice of mip levels (texture semantics rules 3 to 5).
+//! Level of detail and the choice of mip levels (rules 3 to 5 of the interpreter's texture docs).
 //!
 //! Arithmetic is f32 (the operands are f32), except `log2`, which is computed in f64 and rounded
 //! once so that it is the same on every host.

@@ -1,7 +1,6 @@
-//! The software texture model: textures, samplers, and sampling as the project's texture
-//! semantics define it (`texture-semantics` in the design notes, after the Vulkan
-//! specification's "Image Operations" and "Texel Filtering" chapters; the G13 simulator
-//! implements the same rules independently).
+//! The software texture model: textures, samplers, and sampling by the rules numbered in the
+//! [interpreter's documentation](super#textures) (after the Vulkan specification's "Image
+//! Operations" and "Texel Filtering" chapters).
 //!
 //! - [`Texture`]: a target, a [`TextureFormat`], extents, array layers, mip levels and the
 //!   texel bytes, validated on construction. Memory layout: level 0 first, then 1, 2, ...;
@@ -10,8 +9,8 @@
 //!   texels, row-major and tightly packed. Level `l` measures `max(1, extent >> l)` per axis;
 //!   the layer count does not shrink.
 //! - [`Sampler`]: filters, mip mode, wrap per axis, LOD bias and clamps, optional comparison.
-//! - `sample` (filtering), `lod` (level of detail and level choice), `cube` (face selection),
-//!   `execute` (the IR's texture instructions).
+//! - `sample` (filtering, rules 6 to 9), `lod` (rules 3 to 5), `cube` (rule 1), `execute` (the
+//!   IR's texture instructions, rules 10 and 11).
 
 mod cube;
 mod execute;

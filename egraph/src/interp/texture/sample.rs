@@ -1,4 +1,4 @@
-//! Filtered sampling of one lane's request (texture semantics rules 1 to 9).
+//! Filtered sampling of one lane's request (rules 1 to 9 of the interpreter's texture docs).
 //!
 //! Coordinates arrive normalized (already divided by the projector). Texel space at level `d`
 //! is `u = s * width_d` (likewise `v`, `w`). Nearest filtering reads texel `floor(u)`; linear

@@ -100,6 +100,8 @@ enum Kind {
     If,
     Loop,
     Exit,
+    Sample,
+    Fetch,
 }
 
 impl State<'_, '_> {
@@ -164,6 +166,8 @@ impl State<'_, '_> {
             (Kind::If, if config.ifs && nested { 2 } else { 0 }),
             (Kind::Loop, if config.loops && nested { 1 } else { 0 }),
             (Kind::Exit, if config.exits { 1 } else { 0 }),
+            (Kind::Sample, if config.textures { 1 } else { 0 }),
+            (Kind::Fetch, if config.textures { 1 } else { 0 }),
         ];
         let total: usize = weighted.iter().map(|&(_, w)| w).sum();
         let mut roll = self.below(total);
@@ -236,6 +240,14 @@ impl State<'_, '_> {
                     body,
                 }
             }
+            Kind::Sample => Stmt::Sample {
+                coords: [self.pick(), self.pick()],
+                lod: self.pick(),
+            },
+            Kind::Fetch => Stmt::Fetch {
+                coords: [self.pick(), self.pick()],
+                level: self.pick(),
+            },
             Kind::Exit => {
                 let kind = match (in_loop, self.below(4)) {
                     (true, 0) => ExitKind::Break,

@@ -5,11 +5,13 @@
 
 use super::{
     Addr, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
-    INPUT_BYTES, OUTPUT, SLOT_BYTES, WINDOW,
+    INPUT_BYTES, OUTPUT, SLOT_BYTES, TEXTURE, WINDOW,
 };
 use crate::ir::builder::Builder;
 use crate::ir::constant::Const;
-use crate::ir::effects::{AddressSpace, Builtin, EffectOp, MemAccess};
+use crate::ir::effects::{
+    AddressSpace, Builtin, EffectOp, FetchOp, LodMode, MemAccess, SampleOp, TexDim, TexTarget,
+};
 use crate::ir::entities::Value;
 use crate::ir::function::{Function, Stage};
 use crate::ir::ops::PureOp;
@@ -31,6 +33,19 @@ const GATHER_WORDS: u32 = INPUT_BYTES / 4 - 1;
 /// 8-byte units an 8-byte gather can address.
 const GATHER_DWORDS: u32 = INPUT_BYTES / 8 - 1;
 
+/// Fetch coordinates are reduced modulo this: a little more than the texture's size, so some
+/// fetches fall outside it.
+const FETCH_COORD_RANGE: u32 = 10;
+
+/// Fetch levels are reduced modulo this: one more than the texture's levels.
+const FETCH_LEVEL_RANGE: u32 = 5;
+
+/// The texture's target.
+const TEX_2D: TexTarget = TexTarget {
+    dim: TexDim::D2,
+    arrayed: false,
+};
+
 /// The operand types and result type of `op` with type parameter `ty` (and conversion result
 /// `to`), if its signature accepts them.
 pub(super) fn shape(op: PureOp, ty: Type, to: Type) -> Option<(SmallVec<[Type; 4]>, Type)> {
@@ -49,6 +64,12 @@ pub(super) fn shape(op: PureOp, ty: Type, to: Type) -> Option<(SmallVec<[Type; 4
 }
 
 pub(super) fn lower(recipe: &Recipe) -> Function {
+    lower_counting(recipe).0
+}
+
+/// The function, and how many of its instructions the recipe's statements produced (all but
+/// the prelude, the epilogue and the final `return`).
+pub(super) fn lower_counting(recipe: &Recipe) -> (Function, usize) {
     let mut func = Function::new("random", Stage::Compute);
     func.modes.local_size = recipe.local_size.map(|n| n.max(1));
     let mut lowerer = Lowerer {
@@ -61,10 +82,12 @@ pub(super) fn lower(recipe: &Recipe) -> Function {
         out_base: None,
     };
     lowerer.prelude();
+    let before = lowerer.b.func().inst_count();
     lowerer.body(&recipe.stmts);
+    let body = lowerer.b.func().inst_count() - before;
     lowerer.epilogue();
     lowerer.b.return_();
-    func
+    (func, body)
 }
 
 /// The innermost loop's facts that exits inside it need.
@@ -203,6 +226,54 @@ impl Lowerer<'_> {
                 body,
             } => self.loop_(*trips, carried, body),
             Stmt::Exit { kind, cond, values } => self.exit(*kind, *cond, *values),
+            Stmt::Sample { coords, lod } => self.sample(*coords, *lod),
+            Stmt::Fetch { coords, level } => self.fetch(*coords, *level),
+        }
+    }
+
+    /// An explicit-LOD sample of the texture at the f32 values `coords` picks.
+    fn sample(&mut self, coords: [Pick; 2], lod: Pick) {
+        let s = self.resolve(Type::F32, coords[0]);
+        let t = self.resolve(Type::F32, coords[1]);
+        let lod = self.resolve(Type::F32, lod);
+        let op = SampleOp {
+            texture: TEXTURE,
+            sampler: TEXTURE,
+            target: TEX_2D,
+            lod: LodMode::Explicit,
+            proj: false,
+            shadow: false,
+            min_lod: false,
+            offset: [0; 3],
+        };
+        for v in self
+            .b
+            .effect(EffectOp::Sample(op), &[s, t, lod], &[Type::F32; 4])
+        {
+            self.add(v);
+        }
+    }
+
+    /// A texel fetch at the i32 values `coords` picks (unsigned, modulo
+    /// [`FETCH_COORD_RANGE`]), level modulo [`FETCH_LEVEL_RANGE`].
+    fn fetch(&mut self, coords: [Pick; 2], level: Pick) {
+        let mut args = Vec::new();
+        for (p, range) in [
+            (coords[0], FETCH_COORD_RANGE),
+            (coords[1], FETCH_COORD_RANGE),
+            (level, FETCH_LEVEL_RANGE),
+        ] {
+            let x = self.resolve(Type::I32, p);
+            let range = self.konst(Const::u32(range));
+            args.push(self.pure(PureOp::Urem, &[x, range]));
+        }
+        let op = FetchOp {
+            texture: TEXTURE,
+            target: TEX_2D,
+            offset: [0; 3],
+        };
+        for v in self.b.effect(EffectOp::Fetch(op), &args, &[Type::F32; 4]) {
+            self.add(v);
         }
     }
 

@@ -30,9 +30,22 @@
 //!   epilogue slots, in the order of [`EPILOGUE_TYPES`]. A program may `return` early and then
 //!   skips the epilogue.
 //!
+//! - **Texture** (only with [`Config::textures`]): a combined image-sampler at [`TEXTURE`] =
+//!   `(0, 2)`, built by [`texture`] and [`sampler`]: 2D, RGBA32F, [`TEXTURE_SIZE`] texels
+//!   square with its full mip chain ([`TEXTURE_LEVELS`] levels), texel `(x, y)` of level `l`
+//!   holding component `c` = `((5x + 3y + 7l + 2c) mod 16) / 8 - 0.75` (exact in binary; so
+//!   values in `[-0.75, 1.125]`, some negative); linear minification and magnification, linear
+//!   mipmapping, wrap repeat on u, mirrored repeat on v. Programs sample it with an explicit
+//!   LOD (two f32 coordinates and a LOD from the values in scope, unchanged: special values
+//!   included) and fetch texels from it (two i32 coordinates reduced modulo 10 and a level
+//!   modulo 5, all unsigned, so fetches are sometimes out of range and read zeros). Each gives
+//!   four f32 results.
+//!
 //! A harness dispatches N invocations along x (any N that is a multiple of the local size),
-//! binds an input buffer of [`INPUT_BYTES`] bytes and a zero-filled output buffer of
-//! `N * INVOCATION_BYTES` bytes, and compares the output buffers.
+//! binds an input buffer of [`INPUT_BYTES`] bytes (see [`InputBuffer`] for random contents
+//! rich in special values), a zero-filled output buffer of `N * INVOCATION_BYTES` bytes and,
+//! if the configuration uses it, the texture; and compares the output buffers.
+//! [`bind_resources`] binds all of them for the reference interpreter.
 //!
 //! Loops run at most [`Config::max_trips`] iterations each (a counter that every path back
 //! to the top increments), so programs always terminate; every operation in the table is total,
@@ -62,10 +75,15 @@
 //! ```
 
 mod generate;
+mod inputs;
 mod lower;
 mod shrink;
 #[cfg(test)]
 mod tests;
+mod texture;
+
+pub use inputs::InputBuffer;
+pub use texture::{bind_resources, sampler, texture, texel, TEXTURE, TEXTURE_LEVELS, TEXTURE_SIZE};
 
 use super::constant::Const;
 use super::effects::Binding;
@@ -173,6 +191,9 @@ pub struct Config {
     pub memory: bool,
     /// Generate early exits: `break` and `continue` inside loops, `return` anywhere.
     pub exits: bool,
+    /// Generate explicit-LOD samples and texel fetches of the [`TEXTURE`] (off by default, so
+    /// that default programs need only the two buffers).
+    pub textures: bool,
     /// The workgroup size the functions declare.
     pub local_size: [u32; 3],
 }
@@ -192,6 +213,7 @@ impl Default for Config {
             max_trips: 4,
             memory: true,
             exits: true,
+            textures: false,
             local_size: [4, 1, 1],
         }
     }
@@ -317,6 +339,22 @@ pub enum Stmt {
         /// Body.
         body: Vec<Stmt>,
     },
+    /// An explicit-LOD sample of the [`TEXTURE`]: two f32 coordinates and the LOD; four f32
+    /// results.
+    Sample {
+        /// s and t.
+        coords: [Pick; 2],
+        /// The level of detail.
+        lod: Pick,
+    },
+    /// A texel fetch from the [`TEXTURE`]: two i32 coordinates (unsigned, modulo 10) and a level
+    /// (modulo 5); four f32 results (zeros out of range).
+    Fetch {
+        /// x and y.
+        coords: [Pick; 2],
+        /// The mip level.
+        level: Pick,
+    },
     /// `if cond { break/continue/return } else {}`; a `break` passes the carried values
     /// `values`, `values + 1`, ...
     Exit {
@@ -347,6 +385,12 @@ impl Recipe {
     /// The function this recipe describes (always well formed).
     pub fn lower(&self) -> Function {
         lower::lower(self)
+    }
+
+    /// How many instructions the statements lower to: the function's instructions but the
+    /// fixed prelude, the epilogue's stores and the final `return` (a counterexample's size).
+    pub fn body_insts(&self) -> usize {
+        lower::lower_counting(self).1
     }
 
     /// Smaller recipes, most aggressive first: fewer statements, compound statements replaced

@@ -70,6 +70,14 @@ fn pick(p: Pick) -> Option<Pick> {
     (p.0 != 0).then_some(Pick(p.0 / 2))
 }
 
+/// Each pick that can shrink, with its index and smaller value.
+fn picks(list: &[Pick]) -> Vec<(usize, Pick)> {
+    list.iter()
+        .enumerate()
+        .filter_map(|(i, &p)| pick(p).map(|q| (i, q)))
+        .collect()
+}
+
 fn cond(c: Cond) -> Option<Cond> {
     match c {
         Cond::Value(p) => pick(p).map(Cond::Value),
@@ -207,6 +215,26 @@ fn stmt(s: &Stmt) -> Vec<Stmt> {
             }
             for b in stmts(body) {
                 out.push(make(*trips, carried.clone(), b));
+            }
+        }
+        Stmt::Sample { coords, lod } => {
+            for (i, smaller) in picks(&[coords[0], coords[1], *lod]) {
+                let mut all = [coords[0], coords[1], *lod];
+                all[i] = smaller;
+                out.push(Stmt::Sample {
+                    coords: [all[0], all[1]],
+                    lod: all[2],
+                });
+            }
+        }
+        Stmt::Fetch { coords, level } => {
+            for (i, smaller) in picks(&[coords[0], coords[1], *level]) {
+                let mut all = [coords[0], coords[1], *level];
+                all[i] = smaller;
+                out.push(Stmt::Fetch {
+                    coords: [all[0], all[1]],
+                    level: all[2],
+                });
             }
         }
         Stmt::Exit {

@@ -258,3 +258,117 @@ fn generated_programs_run_in_the_interpreter_with_the_documented_buffers() {
         assert!(out[used..].iter().all(|&b| b == 0xa5), "{func}");
     }
 }
+
+/// With textures on, programs sample and fetch, and run in the interpreter with the resources
+/// [`bind_resources`] binds (the documented texture among them).
+#[test]
+fn texture_programs_sample_fetch_and_run_with_the_documented_resources() {
+    use crate::interp::{run_compute, Limits};
+    let config = Config {
+        textures: true,
+        ..Config::default()
+    };
+    let mut g = Gen::from_size_and_seed(100, 5);
+    let (mut samples, mut fetches) = (0, 0);
+    for _ in 0..150 {
+        let func = Recipe::generate(&mut g, &config).lower();
+        verify(&func).unwrap();
+        for op in ops_of(&func) {
+            match op {
+                Op::Effect(EffectOp::Sample(_)) => samples += 1,
+                Op::Effect(EffectOp::Fetch(_)) => fetches += 1,
+                _ => {}
+            }
+        }
+        let input = InputBuffer::generate(&mut g, &config);
+        let mut res = bind_resources(&input, 2 * config.local_size[0]);
+        if let Err(e) = run_compute(&func, &mut res, [2, 1, 1], &Limits::default()) {
+            panic!("{e}\n{func}");
+        }
+    }
+    assert!(samples > 0 && fetches > 0, "{samples} samples, {fetches} fetches");
+}
+
+/// The texture holds the documented texels: level 1 of an 8x8 texture is 4x4, and texel (3, 2)
+/// component 1 there is ((15 + 6 + 7 + 2) mod 16) / 8 - 0.75 = 14/8 - 0.75 = 1.
+#[test]
+fn the_texture_holds_the_documented_texels() {
+    let tex = texture();
+    assert_eq!(tex.desc().levels, TEXTURE_LEVELS);
+    assert_eq!(tex.desc().level_extent(1), [4, 4, 1]);
+    assert_eq!(tex.texel(1, 0, 3, 2, 0)[1], 1.0);
+    assert_eq!(texel(0, 0, 0, 0), -0.75);
+    // Level 3 is 1x1: k = (21 + 2c) mod 16 = 5, 7, 9, 11.
+    assert_eq!(tex.texel(3, 0, 0, 0, 0), [-0.125, 0.125, 0.375, 0.625]);
+}
+
+/// Input buffers have the documented size and, over a few draws, every kind of special value
+/// the module promises (looked for as aligned f32 words and f16 halves).
+#[test]
+fn input_buffers_are_rich_in_special_values() {
+    let mut g = Gen::from_size_and_seed(100, 9);
+    let (mut nan, mut neg_zero, mut inf, mut denormal, mut int_max) = (0, 0, 0, 0, 0);
+    let mut f16_denormal = 0;
+    for _ in 0..50 {
+        let buf = InputBuffer::arbitrary(&mut g);
+        assert_eq!(buf.bytes().len(), INPUT_BYTES as usize);
+        for w in buf.bytes().chunks(4) {
+            let bits = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let f = f32::from_bits(bits);
+            nan += f.is_nan() as u32;
+            neg_zero += (bits == 0x8000_0000) as u32;
+            inf += f.is_infinite() as u32;
+            denormal += f.is_subnormal() as u32;
+            int_max += (bits as i32 == i32::MAX) as u32;
+            for h in [bits as u16, (bits >> 16) as u16] {
+                f16_denormal += (h & 0x7c00 == 0 && h & 0x3ff != 0) as u32;
+            }
+        }
+    }
+    for (what, n) in [
+        ("NaN", nan),
+        ("-0", neg_zero),
+        ("infinity", inf),
+        ("f32 denormal", denormal),
+        ("i32 maximum", int_max),
+        ("f16 denormal", f16_denormal),
+    ] {
+        assert!(n > 0, "no {what} in 50 buffers");
+    }
+}
+
+#[test]
+fn input_buffers_shrink_to_zeros() {
+    let mut g = Gen::from_size_and_seed(100, 13);
+    let mut buf = InputBuffer::arbitrary(&mut g);
+    let mut steps = 0;
+    // Always taking the last candidate (one unit zeroed) must reach all zeros.
+    while let Some(next) = buf.shrink().last() {
+        let nonzero = |b: &InputBuffer| b.bytes().iter().filter(|&&x| x != 0).count();
+        assert!(nonzero(&next) < nonzero(&buf));
+        buf = next;
+        steps += 1;
+        assert!(steps <= INPUT_BYTES as usize);
+    }
+    assert!(buf.bytes().iter().all(|&b| b == 0));
+}
+
+/// A constant and an `fadd` of it with itself (the only f32 in scope) lower to two
+/// instructions besides the prelude and epilogue.
+#[test]
+fn body_insts_counts_what_the_statements_lower_to() {
+    let recipe = Recipe {
+        stmts: vec![
+            Stmt::Const(Const::f32(1.5)),
+            Stmt::Op {
+                op: PureOp::Fadd,
+                ty: Type::F32,
+                to: Type::F32,
+                args: [Pick(0), Pick(1), Pick(0), Pick(0)],
+            },
+        ],
+        local_size: [4, 1, 1],
+    };
+    assert_eq!(recipe.body_insts(), 2);
+    assert_eq!(Recipe { stmts: vec![], local_size: [4, 1, 1] }.body_insts(), 0);
+}

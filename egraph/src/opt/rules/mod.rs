@@ -32,10 +32,10 @@ pub mod constants;
 pub mod fusion;
 pub mod guards;
 pub mod negabs;
+mod pattern;
 pub mod pow_exp_log;
 pub mod strength;
 pub mod texture;
-mod pattern;
 
 pub use pattern::Bindings;
 
@@ -321,7 +321,11 @@ mod tests {
         let rules = generic_rules();
         let mut seen = std::collections::HashSet::new();
         for r in &rules {
-            assert!(seen.insert(r.name.clone()), "duplicate rule name {}", r.name);
+            assert!(
+                seen.insert(r.name.clone()),
+                "duplicate rule name {}",
+                r.name
+            );
             assert!(
                 r.name
                     .chars()

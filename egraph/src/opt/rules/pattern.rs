@@ -110,11 +110,7 @@ fn to_rhs(t: &Term) -> Result<Rhs, String> {
     })
 }
 
-fn lhs_ast(
-    t: &Term,
-    ast: &mut PatternAst<Node>,
-    lits: &mut Vec<(Var, Lit)>,
-) -> Result<Id, String> {
+fn lhs_ast(t: &Term, ast: &mut PatternAst<Node>, lits: &mut Vec<(Var, Lit)>) -> Result<Id, String> {
     Ok(match t {
         Term::Var(n, _) => ast.add(ENodeOrVar::Var(
             var(n).ok_or_else(|| format!("bad variable `{n}`"))?,

@@ -332,7 +332,10 @@ fn all_f32(kids: &[Id], eg: &EGraph) -> bool {
 }
 
 fn is_zero(id: Id, eg: &EGraph) -> bool {
-    eg[id].data.konst.is_some_and(|c| c.ty().is_float() && c.as_f64() == 0.0)
+    eg[id]
+        .data
+        .konst
+        .is_some_and(|c| c.ty().is_float() && c.as_f64() == 0.0)
 }
 
 /// The sample with gradients replaced by an explicit LOD operand.
@@ -360,9 +363,8 @@ fn txd_zero_pred(op: &SampleOp, kids: &[Id], eg: &EGraph) -> bool {
     op.lod == LodMode::Grad
         && !op.proj
         && all_f32(kids, eg)
-        && SampleParts::split(op, kids).is_some_and(|p| {
-            p.ddx.iter().chain(&p.ddy).all(|&g| is_zero(g, eg))
-        })
+        && SampleParts::split(op, kids)
+            .is_some_and(|p| p.ddx.iter().chain(&p.ddy).all(|&g| is_zero(g, eg)))
 }
 
 fn txp_pred(op: &SampleOp, kids: &[Id], eg: &EGraph) -> bool {
@@ -427,8 +429,7 @@ fn example_ops(lod: LodMode, proj: bool, cube: Option<bool>) -> Vec<SampleOp> {
             if dim == TexDim::D3 && arrayed {
                 continue;
             }
-            for (shadow, min_lod) in [(false, false), (true, false), (false, true), (true, true)]
-            {
+            for (shadow, min_lod) in [(false, false), (true, false), (false, true), (true, true)] {
                 out.push(SampleOp {
                     texture: Binding::new(0, 1),
                     sampler: Binding::new(0, 1),
@@ -472,7 +473,7 @@ fn zero_grads(op: &SampleOp, i: usize) -> Option<Const> {
         .iter()
         .chain(&p.ddy)
         .any(|&g| g == i)
-        .then(|| Const::f32(if i % 2 == 0 { 0.0 } else { -0.0 }))
+        .then(|| Const::f32(if i.is_multiple_of(2) { 0.0 } else { -0.0 }))
 }
 
 fn zero_bias(op: &SampleOp, i: usize) -> Option<Const> {

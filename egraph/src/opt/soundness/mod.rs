@@ -67,21 +67,8 @@ pub struct RuleStats {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Unsound {
     /// Two members of one e-class evaluate differently.
-    #[error("rule `{rule}` is unsound on {lhs} with inputs [{inputs}]: {node} gives {got}, expected {expected}")]
-    Mismatch {
-        /// The rule.
-        rule: String,
-        /// The left side.
-        lhs: String,
-        /// The e-node that disagrees.
-        node: String,
-        /// The leaves' values.
-        inputs: String,
-        /// The class's value.
-        expected: String,
-        /// The e-node's value.
-        got: String,
-    },
+    #[error("{0}")]
+    Mismatch(Box<Mismatch>),
     /// The rule did not fire often enough for the check to mean anything.
     #[error("rule `{rule}` fired on only {firings} generated left sides")]
     NeverFired {
@@ -90,6 +77,24 @@ pub enum Unsound {
         /// Times it fired.
         firings: usize,
     },
+}
+
+/// Where two members of an e-class disagree.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("rule `{rule}` is unsound on {lhs} with inputs [{inputs}]: {node} gives {got}, expected {expected}")]
+pub struct Mismatch {
+    /// The rule.
+    pub rule: String,
+    /// The left side.
+    pub lhs: String,
+    /// The e-node that disagrees.
+    pub node: String,
+    /// The leaves' values.
+    pub inputs: String,
+    /// The class's value.
+    pub expected: String,
+    /// The e-node's value.
+    pub got: String,
 }
 
 /// A runtime value: a scalar, or a sample's result as the texture model describes it.
@@ -160,8 +165,9 @@ pub fn check_rule(rule: &Rule, cfg: &CheckConfig) -> Result<RuleStats, Unsound> 
 }
 
 fn hash(s: &str) -> u64 {
-    s.bytes()
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The type of `t` if it checks against the operation table with variable types `env`.
@@ -307,7 +313,13 @@ fn add_term(
     Some(id)
 }
 
-fn eval_node(eg: &EGraph, node: &Node, class: Id, vals: &HashMap<Id, Val>, inputs: &[Const]) -> Option<Val> {
+fn eval_node(
+    eg: &EGraph,
+    node: &Node,
+    class: Id,
+    vals: &HashMap<Id, Val>,
+    inputs: &[Const],
+) -> Option<Val> {
     let kids: Option<Vec<&Val>> = node
         .children()
         .iter()
@@ -434,7 +446,7 @@ fn check_instance(
         let mut refs: Vec<(Id, Val)> = Vec::new();
         for (id, t) in &subterms {
             let c = eg.find(*id);
-            let v = eval_term(&eg, t, &leaves, &inputs);
+            let v = eval_term(t, &leaves, &inputs);
             if let Some(v) = v {
                 refs.push((c, v.clone()));
                 vals.entry(c).or_insert(v);
@@ -484,14 +496,14 @@ fn check_instance(
         for (c, v) in &refs {
             stats.comparisons += 1;
             if !agree(rule.tolerance, &vals[c], v, largest, overflowed) {
-                return Err(Unsound::Mismatch {
+                return Err(Unsound::Mismatch(Box::new(Mismatch {
                     rule: rule.name.clone(),
                     lhs: lhs.to_string(),
                     node: format!("a subterm of the left side in e-class {c}"),
                     inputs: show_inputs(),
                     expected: vals[c].to_string(),
                     got: v.to_string(),
-                });
+                })));
             }
         }
         for class in eg.classes() {
@@ -505,14 +517,14 @@ fn check_instance(
                 stats.comparisons += 1;
                 if !agree(rule.tolerance, want, &got, largest, overflowed) {
                     let node = egg::RecExpr::from(vec![Node::leaf(n.kind)]).to_string();
-                    return Err(Unsound::Mismatch {
+                    return Err(Unsound::Mismatch(Box::new(Mismatch {
                         rule: rule.name.clone(),
                         lhs: lhs.to_string(),
                         node: format!("{node} (in e-class {})", class.id),
                         inputs: show_inputs(),
                         expected: want.to_string(),
                         got: got.to_string(),
-                    });
+                    })));
                 }
             }
         }
@@ -521,7 +533,7 @@ fn check_instance(
 }
 
 /// Evaluates a concrete term directly (the reference semantics of the left side).
-fn eval_term(eg: &EGraph, t: &Term, leaves: &[(String, Type)], inputs: &[Const]) -> Option<Val> {
+fn eval_term(t: &Term, leaves: &[(String, Type)], inputs: &[Const]) -> Option<Val> {
     match t {
         Term::Var(n, _) => {
             let i = leaves.iter().position(|(m, _)| m == n)?;
@@ -531,7 +543,7 @@ fn eval_term(eg: &EGraph, t: &Term, leaves: &[(String, Type)], inputs: &[Const])
         Term::Node(k, kids) => {
             let vals: Option<Vec<Val>> = kids
                 .iter()
-                .map(|kid| eval_term(eg, kid, leaves, inputs))
+                .map(|kid| eval_term(kid, leaves, inputs))
                 .collect();
             let vals = vals?;
             let scalars: Option<Vec<Const>> = vals

@@ -7,7 +7,9 @@
 //! until the shader ends, as in TGSI.
 
 use super::Lifter;
-use crate::tgsi::ast::{Decl, InterpMode, Processor, Program, PropertyValue, RegFile, Semantic};
+use crate::tgsi::ast::{
+    Decl, InterpMode, Processor, Program, PropertyValue, RegFile, RegRef, Semantic,
+};
 use crate::tgsi::error::{Pos, Result, TgsiError};
 use crate::tgsi::limits::DEFAULT_SHARED_MEMORY;
 use crate::tgsi::options::LiftOptions;
@@ -15,7 +17,7 @@ use agxc_egraph::ir::{
     AddressSpace, Binding, Builtin, Const, EffectOp, Function, InputSlot, Interp, OutputSlot,
     PureOp, Stage, Type, Value,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Default varying location of `GENERIC[i]`: `i`.
 pub const GENERIC_LOCATION: u32 = 0;
@@ -35,21 +37,30 @@ pub fn stage_of(program: &Program) -> Result<Stage> {
         Processor::Fragment => Ok(Stage::Fragment),
         Processor::Vertex => Ok(Stage::Vertex),
         Processor::Compute => Ok(Stage::Compute),
-        p => Err(TgsiError::UnsupportedStage { pos, stage: p.name() }),
+        p => Err(TgsiError::UnsupportedStage {
+            pos,
+            stage: p.name(),
+        }),
     }
 }
 
 fn name_value<'p>(value: &'p PropertyValue, pos: Pos, what: &str) -> Result<&'p str> {
     match value {
         PropertyValue::Name(n) => Ok(n),
-        PropertyValue::Uint(v) => Err(TgsiError::invalid(pos, format!("{what} takes a name, not {v}"))),
+        PropertyValue::Uint(v) => Err(TgsiError::invalid(
+            pos,
+            format!("{what} takes a name, not {v}"),
+        )),
     }
 }
 
 fn uint_value(value: &PropertyValue, pos: Pos, what: &str) -> Result<u32> {
     match value {
         PropertyValue::Uint(v) => Ok(*v),
-        PropertyValue::Name(n) => Err(TgsiError::invalid(pos, format!("{what} takes a number, not `{n}`"))),
+        PropertyValue::Name(n) => Err(TgsiError::invalid(
+            pos,
+            format!("{what} takes a number, not `{n}`"),
+        )),
     }
 }
 
@@ -75,14 +86,26 @@ pub fn apply_properties(program: &Program, opts: &LiftOptions, func: &mut Functi
                 func.modes.origin_upper_left = match name_value(&p.value, pos, &p.name)? {
                     "UPPER_LEFT" => true,
                     "LOWER_LEFT" => false,
-                    other => return Err(TgsiError::UnknownName { pos, what: "coordinate origin", name: other.into() }),
+                    other => {
+                        return Err(TgsiError::UnknownName {
+                            pos,
+                            what: "coordinate origin",
+                            name: other.into(),
+                        })
+                    }
                 }
             }
             "FS_COORD_PIXEL_CENTER" => {
                 func.modes.pixel_center_integer = match name_value(&p.value, pos, &p.name)? {
                     "HALF_INTEGER" => false,
                     "INTEGER" => true,
-                    other => return Err(TgsiError::UnknownName { pos, what: "pixel center", name: other.into() }),
+                    other => {
+                        return Err(TgsiError::UnknownName {
+                            pos,
+                            what: "pixel center",
+                            name: other.into(),
+                        })
+                    }
                 }
             }
             "FS_EARLY_DEPTH_STENCIL" => {
@@ -100,9 +123,11 @@ pub fn apply_properties(program: &Program, opts: &LiftOptions, func: &mut Functi
     if program.decls.iter().any(|d| d.file == RegFile::Memory) {
         func.shared_memory = opts.shared_memory.unwrap_or(DEFAULT_SHARED_MEMORY);
     }
-    if func.stage == Stage::Fragment && program.decls.iter().any(|d| {
-        d.file == RegFile::Output && d.semantic.is_some_and(|s| s.name == Semantic::Position)
-    }) {
+    if func.stage == Stage::Fragment
+        && program.decls.iter().any(|d| {
+            d.file == RegFile::Output && d.semantic.is_some_and(|s| s.name == Semantic::Position)
+        })
+    {
         func.modes.depth_replacing = true;
     }
     Ok(())
@@ -136,26 +161,57 @@ fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
 }
 
 fn unsupported_decl(decl: &Decl, what: impl Into<String>) -> TgsiError {
-    TgsiError::UnsupportedDeclaration { pos: decl.pos, what: what.into() }
+    TgsiError::UnsupportedDeclaration {
+        pos: decl.pos,
+        what: what.into(),
+    }
 }
 
 /// The source of component `comp` of input or system-value register `index`.
-pub fn input_source(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, comp: u8) -> Result<InputSource> {
+pub fn input_source(
+    stage: Stage,
+    opts: &LiftOptions,
+    decl: &Decl,
+    index: u32,
+    comp: u8,
+) -> Result<InputSource> {
     let semantic = decl.semantic.map(|s| (s.name, s.index));
-    let kind = if decl.file == RegFile::SystemValue { "system value" } else { "input" };
+    let kind = if decl.file == RegFile::SystemValue {
+        "system value"
+    } else {
+        "input"
+    };
     let stage_name = stage.name();
     let zero = InputSource::Const(Const::i32(0));
-    let per_axis = |f: fn(u8) -> Builtin| if comp < 3 { InputSource::Builtin(f(comp)) } else { zero };
-    let scalar = |b: Builtin| if comp == 0 { InputSource::Builtin(b) } else { zero };
+    let per_axis = |f: fn(u8) -> Builtin| {
+        if comp < 3 {
+            InputSource::Builtin(f(comp))
+        } else {
+            zero
+        }
+    };
+    let scalar = |b: Builtin| {
+        if comp == 0 {
+            InputSource::Builtin(b)
+        } else {
+            zero
+        }
+    };
     let src = match (stage, semantic) {
-        (Stage::Fragment, Some((Semantic::Position, _))) => InputSource::Builtin(Builtin::FragCoord(comp)),
+        (Stage::Fragment, Some((Semantic::Position, _))) => {
+            InputSource::Builtin(Builtin::FragCoord(comp))
+        }
         (Stage::Fragment, Some((Semantic::Face, _))) => match comp {
             0 => InputSource::Face,
             3 => InputSource::Const(Const::f32(1.0)),
             _ => InputSource::Const(Const::f32(0.0)),
         },
         (Stage::Fragment, Some((Semantic::HelperInvocation, _))) => {
-            if comp == 0 { InputSource::Helper } else { zero }
+            if comp == 0 {
+                InputSource::Helper
+            } else {
+                zero
+            }
         }
         (Stage::Compute, Some((Semantic::ThreadId, _))) => per_axis(Builtin::LocalId),
         (Stage::Compute, Some((Semantic::BlockId, _))) => per_axis(Builtin::WorkgroupId),
@@ -165,7 +221,10 @@ pub fn input_source(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, c
         (Stage::Vertex, Some((Semantic::InstanceId, _))) => scalar(Builtin::InstanceIndex),
         (_, _) if decl.file == RegFile::SystemValue => {
             let name = semantic.map_or("(none)", |(s, _)| s.name());
-            return Err(unsupported_decl(decl, format!("{stage_name} system value semantic {name}")));
+            return Err(unsupported_decl(
+                decl,
+                format!("{stage_name} system value semantic {name}"),
+            ));
         }
         (Stage::Compute, _) => {
             return Err(unsupported_decl(decl, "compute shaders have no inputs"));
@@ -173,18 +232,33 @@ pub fn input_source(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, c
         (Stage::Vertex, _) => {
             // Vertex attributes are numbered by register; old shaders give them semantics
             // (`DCL IN[0], POSITION`), which name no slot.
-            let (location, component) = opts.input_slots.get(&(index, comp)).copied().unwrap_or((index, comp));
-            InputSource::Slot(InputSlot { location, component, interp: Interp::Flat })
+            let (location, component) = opts
+                .input_slots
+                .get(&(index, comp))
+                .copied()
+                .unwrap_or((index, comp));
+            InputSource::Slot(InputSlot {
+                location,
+                component,
+                interp: Interp::Flat,
+            })
         }
         (Stage::Fragment, _) => {
             let default = match semantic {
                 None => Some(index),
                 Some((s, i)) => varying_location(s, i),
             };
-            let slot = opts.input_slots.get(&(index, comp)).copied().or(default.map(|l| (l, comp)));
+            let slot = opts
+                .input_slots
+                .get(&(index, comp))
+                .copied()
+                .or(default.map(|l| (l, comp)));
             let Some((location, component)) = slot else {
                 let name = semantic.map_or("(none)", |(s, _)| s.name());
-                return Err(unsupported_decl(decl, format!("fragment {kind} semantic {name}")));
+                return Err(unsupported_decl(
+                    decl,
+                    format!("fragment {kind} semantic {name}"),
+                ));
             };
             let interp = match decl.interp {
                 Some(InterpMode::Constant) => Interp::Flat,
@@ -192,7 +266,11 @@ pub fn input_source(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, c
                 // COLOR follows the flat-shading state; smooth is the default state.
                 _ => Interp::Perspective,
             };
-            InputSource::Slot(InputSlot { location, component, interp })
+            InputSource::Slot(InputSlot {
+                location,
+                component,
+                interp,
+            })
         }
     };
     Ok(src)
@@ -200,15 +278,32 @@ pub fn input_source(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, c
 
 /// The output slot of component `comp` of OUT register `index`, or `None` for a component
 /// the slot ignores (x, y, w of a fragment depth output; y, z, w of a point size).
-pub fn output_slot(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, comp: u8) -> Result<Option<OutputSlot>> {
+pub fn output_slot(
+    stage: Stage,
+    opts: &LiftOptions,
+    decl: &Decl,
+    index: u32,
+    comp: u8,
+) -> Result<Option<OutputSlot>> {
     let semantic = decl.semantic.map(|s| (s.name, s.index));
     let location = |default: Option<u32>| opts.output_locations.get(&index).copied().or(default);
-    let user = |l: Option<u32>| l.map(|location| Some(OutputSlot::Location { location, component: comp }));
+    let user = |l: Option<u32>| {
+        l.map(|location| {
+            Some(OutputSlot::Location {
+                location,
+                component: comp,
+            })
+        })
+    };
     let slot = match (stage, semantic) {
         (Stage::Fragment, Some((Semantic::Color, i))) => user(location(Some(i))),
-        (Stage::Fragment, Some((Semantic::Position, _))) => Some((comp == 2).then_some(OutputSlot::FragDepth)),
+        (Stage::Fragment, Some((Semantic::Position, _))) => {
+            Some((comp == 2).then_some(OutputSlot::FragDepth))
+        }
         (Stage::Vertex, Some((Semantic::Position, _))) => Some(Some(OutputSlot::Position(comp))),
-        (Stage::Vertex, Some((Semantic::PSize, _))) => Some((comp == 0).then_some(OutputSlot::PointSize)),
+        (Stage::Vertex, Some((Semantic::PSize, _))) => {
+            Some((comp == 0).then_some(OutputSlot::PointSize))
+        }
         (Stage::Vertex, Some((s, i))) => user(location(varying_location(s, i))),
         (Stage::Vertex | Stage::Fragment, None) => user(location(Some(index))),
         _ => None,
@@ -224,28 +319,38 @@ pub fn output_slot(stage: Stage, opts: &LiftOptions, decl: &Decl, index: u32, co
 pub fn check_declarations(program: &Program, stage: Stage, opts: &LiftOptions) -> Result<()> {
     for decl in &program.decls {
         if decl.dimension.is_some() && matches!(decl.file, RegFile::Input | RegFile::Output) {
-            return Err(unsupported_decl(decl, format!("two-dimensional {} registers", decl.file.name())));
+            return Err(unsupported_decl(
+                decl,
+                format!("two-dimensional {} registers", decl.file.name()),
+            ));
         }
-        for index in decl.range.first..=decl.range.last {
-            for comp in 0..4 {
-                match decl.file {
-                    RegFile::Input | RegFile::SystemValue => {
-                        input_source(stage, opts, decl, index, comp)?;
-                    }
-                    RegFile::Output => {
-                        output_slot(stage, opts, decl, index, comp)?;
-                    }
-                    _ => {}
+        // Whether a declaration maps depends on its semantic and the stage, not on the
+        // register: checking its first register covers the range.
+        let index = decl.range.first;
+        for comp in 0..4 {
+            match decl.file {
+                RegFile::Input | RegFile::SystemValue => {
+                    input_source(stage, opts, decl, index, comp)?;
                 }
+                RegFile::Output => {
+                    output_slot(stage, opts, decl, index, comp)?;
+                }
+                _ => {}
             }
         }
         match decl.file {
             RegFile::Memory if decl.memory != Some(crate::tgsi::ast::MemoryType::Shared) => {
                 let kind = decl.memory.map_or("GLOBAL", |m| m.name());
-                return Err(unsupported_decl(decl, format!("MEMORY of kind {kind} (only SHARED is)")));
+                return Err(unsupported_decl(
+                    decl,
+                    format!("MEMORY of kind {kind} (only SHARED is)"),
+                ));
             }
             RegFile::Memory if stage != Stage::Compute => {
-                return Err(unsupported_decl(decl, "shared memory outside compute shaders"));
+                return Err(unsupported_decl(
+                    decl,
+                    "shared memory outside compute shaders",
+                ));
             }
             _ => {}
         }
@@ -258,22 +363,34 @@ impl Lifter<'_, '_> {
     /// entry block.
     pub(super) fn materialize_inputs(&mut self) -> Result<()> {
         let prog = self.prog;
+        // Direct reads, and each indirectly read array once (however many instructions read
+        // it), with the components read.
         let mut wanted: BTreeSet<(RegFile, u32, u8)> = BTreeSet::new();
+        let mut arrays: BTreeMap<(RegFile, Option<u32>), u8> = BTreeMap::new();
+        let mut array_regs: BTreeMap<(RegFile, Option<u32>), RegRef> = BTreeMap::new();
         for inst in &prog.insts {
             for src in &inst.srcs {
                 let file = src.reg.file;
                 if !matches!(file, RegFile::Input | RegFile::SystemValue) {
                     continue;
                 }
-                let indices = if src.reg.index.indirect.is_some() {
-                    self.decls.elements(&src.reg)?
-                } else {
-                    u32::try_from(src.reg.index.offset).ok().into_iter().collect()
-                };
-                for index in indices {
+                let comps = src.swizzle.iter().fold(0u8, |m, &c| m | 1 << c);
+                if src.reg.index.indirect.is_some() {
+                    let key = (file, src.reg.array_id.filter(|&id| id != 0));
+                    *arrays.entry(key).or_default() |= comps;
+                    array_regs.entry(key).or_insert(src.reg);
+                } else if let Ok(index) = u32::try_from(src.reg.index.offset) {
                     for &comp in &src.swizzle {
                         wanted.insert((file, index, comp));
                     }
+                }
+            }
+        }
+        for (key, comps) in arrays {
+            let reg = array_regs[&key];
+            for index in self.decls.elements(&reg)? {
+                for comp in (0..4).filter(|c| comps & (1 << c) != 0) {
+                    wanted.insert((key.0, index, comp));
                 }
             }
         }
@@ -285,18 +402,25 @@ impl Lifter<'_, '_> {
             };
             let decl = &prog.decls[d];
             let v = match input_source(self.stage, self.opts, decl, index, comp)? {
-                InputSource::Slot(slot) => self.b.effect(EffectOp::Input(slot), &[], &[Type::F32])[0],
+                InputSource::Slot(slot) => {
+                    self.b.effect(EffectOp::Input(slot), &[], &[Type::F32])[0]
+                }
                 InputSource::Builtin(b) => self.b.effect(EffectOp::Builtin(b), &[], &[b.ty()])[0],
                 InputSource::Face => {
                     let ff = *front_facing.get_or_insert_with(|| {
-                        self.b.effect(EffectOp::Builtin(Builtin::FrontFacing), &[], &[Type::Bool])[0]
+                        self.b
+                            .effect(EffectOp::Builtin(Builtin::FrontFacing), &[], &[Type::Bool])[0]
                     });
                     let (one, minus_one) = (self.b.f32(1.0), self.b.f32(-1.0));
                     self.b.pure(PureOp::Select, &[ff, one, minus_one])
                 }
                 InputSource::Helper => {
                     let h = *helper.get_or_insert_with(|| {
-                        self.b.effect(EffectOp::Builtin(Builtin::HelperInvocation), &[], &[Type::Bool])[0]
+                        self.b.effect(
+                            EffectOp::Builtin(Builtin::HelperInvocation),
+                            &[],
+                            &[Type::Bool],
+                        )[0]
                     });
                     self.mask(h)
                 }
@@ -308,9 +432,18 @@ impl Lifter<'_, '_> {
     }
 
     /// The value of an input or system-value component (read at the top of the shader).
-    pub(super) fn input_value(&mut self, file: RegFile, index: u32, comp: u8, pos: Pos) -> Result<Value> {
+    pub(super) fn input_value(
+        &mut self,
+        file: RegFile,
+        index: u32,
+        comp: u8,
+        pos: Pos,
+    ) -> Result<Value> {
         if !self.decls.is_declared(file, index) {
-            return Err(TgsiError::invalid(pos, format!("{}[{index}] is not declared", file.name())));
+            return Err(TgsiError::invalid(
+                pos,
+                format!("{}[{index}] is not declared", file.name()),
+            ));
         }
         match self.inputs.get(&(file, index, comp)) {
             Some(&v) => Ok(v),
@@ -326,7 +459,8 @@ impl Lifter<'_, '_> {
             let Some(&d) = self.decls.decl_of.get(&(RegFile::Output, index)) else {
                 continue;
             };
-            let Some(slot) = output_slot(self.stage, self.opts, &self.prog.decls[d], index, comp)? else {
+            let Some(slot) = output_slot(self.stage, self.opts, &self.prog.decls[d], index, comp)?
+            else {
                 continue;
             };
             let mut v = self.current(id);
@@ -339,13 +473,26 @@ impl Lifter<'_, '_> {
     }
 
     /// The memory a `BUFFER`, `MEMORY` or `CONST` resource operand names.
-    pub(super) fn resource_space(&mut self, file: RegFile, index: u32, pos: Pos) -> Result<AddressSpace> {
+    pub(super) fn resource_space(
+        &mut self,
+        file: RegFile,
+        index: u32,
+        pos: Pos,
+    ) -> Result<AddressSpace> {
         match file {
             RegFile::Buffer => {
                 if !self.decls.is_declared(file, index) {
-                    return Err(TgsiError::invalid(pos, format!("BUFFER[{index}] is not declared")));
+                    return Err(TgsiError::invalid(
+                        pos,
+                        format!("BUFFER[{index}] is not declared"),
+                    ));
                 }
-                let b = self.opts.storage_bindings.get(&index).copied().unwrap_or(Binding::new(0, index));
+                let b = self
+                    .opts
+                    .storage_bindings
+                    .get(&index)
+                    .copied()
+                    .unwrap_or(Binding::new(0, index));
                 Ok(AddressSpace::Storage(b))
             }
             RegFile::Memory => {
@@ -353,29 +500,47 @@ impl Lifter<'_, '_> {
                 // declares it as `MEMORY[1], SHARED` (the index is the memory type) and then
                 // addresses `MEMORY[0]`, so any index is accepted once shared memory is.
                 if self.decls.registers(file).next().is_none() {
-                    return Err(TgsiError::invalid(pos, format!("MEMORY[{index}]: no MEMORY is declared")));
+                    return Err(TgsiError::invalid(
+                        pos,
+                        format!("MEMORY[{index}]: no MEMORY is declared"),
+                    ));
                 }
                 Ok(AddressSpace::Workgroup)
             }
             RegFile::Const => self.const_space(index, pos),
-            other => Err(TgsiError::invalid(pos, format!("{} is not a memory resource", other.name()))),
+            other => Err(TgsiError::invalid(
+                pos,
+                format!("{} is not a memory resource", other.name()),
+            )),
         }
     }
 
     /// The memory of constant buffer `buffer`.
     pub(super) fn const_space(&self, buffer: u32, pos: Pos) -> Result<AddressSpace> {
         if !self.decls.consts.contains_key(&buffer) {
-            return Err(TgsiError::invalid(pos, format!("constant buffer {buffer} is not declared")));
+            return Err(TgsiError::invalid(
+                pos,
+                format!("constant buffer {buffer} is not declared"),
+            ));
         }
         if buffer == 0 && self.opts.const0_push_constants {
             return Ok(AddressSpace::PushConstant);
         }
-        let b = self.opts.const_bindings.get(&buffer).copied().unwrap_or(Binding::new(0, buffer));
+        let b = self
+            .opts
+            .const_bindings
+            .get(&buffer)
+            .copied()
+            .unwrap_or(Binding::new(0, buffer));
         Ok(AddressSpace::Uniform(b))
     }
 
     /// The binding of texture unit `unit`.
     pub(super) fn texture_binding(&self, unit: u32) -> Binding {
-        self.opts.texture_bindings.get(&unit).copied().unwrap_or(Binding::new(0, unit))
+        self.opts
+            .texture_bindings
+            .get(&unit)
+            .copied()
+            .unwrap_or(Binding::new(0, unit))
     }
 }

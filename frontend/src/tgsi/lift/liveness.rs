@@ -15,7 +15,7 @@
 //! every element an indirect access may reach), which only ever threads a value too many.
 
 use super::regs::{is_tracked, RegId, RegSet, RegTable};
-use crate::tgsi::ast::{Program, RegRef};
+use crate::tgsi::ast::{Program, RegFile, RegRef};
 use crate::tgsi::decls::Decls;
 use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::limits::MAX_LIVENESS_BITS;
@@ -43,6 +43,9 @@ struct Effects {
 }
 
 struct Analysis<'a> {
+    /// The components of every register an indirect access may reach, by (file, array id,
+    /// component mask): computed once per array.
+    arrays: std::cell::RefCell<std::collections::HashMap<(RegFile, Option<u32>, u8), RegSet>>,
     program: &'a Program,
     decls: &'a Decls,
     regs: &'a RegTable,
@@ -65,6 +68,7 @@ pub fn analyze(program: &Program, decls: &Decls, regs: &RegTable, tree: &Tree) -
         outputs.insert(id);
     }
     let mut a = Analysis {
+        arrays: Default::default(),
         program,
         decls,
         regs,
@@ -89,12 +93,17 @@ impl Analysis<'_> {
             let e = self.compute(i)?;
             self.effects[i] = Some(e);
         }
-        Ok(self.effects[i].as_ref().expect("effects were just computed"))
+        Ok(self.effects[i]
+            .as_ref()
+            .expect("effects were just computed"))
     }
 
     /// Adds the components `comps` (a bit mask) of the registers `reg` may name.
     fn reg_uses(&self, reg: &RegRef, comps: u8, set: &mut RegSet) -> Result<()> {
-        for index in [reg.index.indirect, reg.dimension.and_then(|d| d.indirect)].into_iter().flatten() {
+        for index in [reg.index.indirect, reg.dimension.and_then(|d| d.indirect)]
+            .into_iter()
+            .flatten()
+        {
             if let Some(id) = self.regs.id(index.file, index.index, index.comp) {
                 set.insert(id);
             }
@@ -102,21 +111,32 @@ impl Analysis<'_> {
         if !is_tracked(reg.file) {
             return Ok(());
         }
-        let indices = if reg.index.indirect.is_some() {
-            self.decls.elements(reg)?
-        } else {
-            u32::try_from(reg.index.offset).ok().into_iter().collect()
-        };
-        for index in indices {
-            for comp in 0..4u8 {
-                if comps & (1 << comp) != 0 {
-                    if let Some(id) = self.regs.id(reg.file, index, comp) {
-                        set.insert(id);
-                    }
+        if reg.index.indirect.is_some() {
+            let key = (reg.file, reg.array_id.filter(|&id| id != 0), comps);
+            if let Some(elements) = self.arrays.borrow().get(&key) {
+                set.union_with(elements);
+                return Ok(());
+            }
+            let mut elements = RegSet::new(self.regs.len());
+            for index in self.decls.elements(reg)? {
+                self.add_components(reg.file, index, comps, &mut elements);
+            }
+            set.union_with(&elements);
+            self.arrays.borrow_mut().insert(key, elements);
+        } else if let Ok(index) = u32::try_from(reg.index.offset) {
+            self.add_components(reg.file, index, comps, set);
+        }
+        Ok(())
+    }
+
+    fn add_components(&self, file: RegFile, index: u32, comps: u8, set: &mut RegSet) {
+        for comp in 0..4u8 {
+            if comps & (1 << comp) != 0 {
+                if let Some(id) = self.regs.id(file, index, comp) {
+                    set.insert(id);
                 }
             }
         }
-        Ok(())
     }
 
     fn compute(&self, i: usize) -> Result<Effects> {
@@ -138,7 +158,14 @@ impl Analysis<'_> {
         for dst in &inst.dsts {
             let reg = &dst.reg;
             // Index registers of the destination are read.
-            self.reg_uses(&RegRef { file: crate::tgsi::ast::RegFile::Null, ..*reg }, 0, &mut e.uses)?;
+            self.reg_uses(
+                &RegRef {
+                    file: RegFile::Null,
+                    ..*reg
+                },
+                0,
+                &mut e.uses,
+            )?;
             if !is_tracked(reg.file) {
                 continue;
             }
@@ -163,7 +190,9 @@ impl Analysis<'_> {
                     let e = self.effects(*i)?;
                     w.union_with(&e.writes.clone());
                 }
-                Stmt::If { node, then_, else_, .. } => {
+                Stmt::If {
+                    node, then_, else_, ..
+                } => {
                     let mut inner = self.writes_of(then_)?;
                     inner.union_with(&self.writes_of(else_)?);
                     w.union_with(&inner);
@@ -182,7 +211,13 @@ impl Analysis<'_> {
 
     /// Liveness before `stmts`, given liveness after them and at the enclosing loop's head
     /// (`cont`) and exit (`brk`).
-    fn block(&mut self, stmts: &[Stmt], after: RegSet, cont: &RegSet, brk: &RegSet) -> Result<RegSet> {
+    fn block(
+        &mut self,
+        stmts: &[Stmt],
+        after: RegSet,
+        cont: &RegSet,
+        brk: &RegSet,
+    ) -> Result<RegSet> {
         let mut live = after;
         for s in stmts.iter().rev() {
             live = match s {
@@ -200,14 +235,21 @@ impl Analysis<'_> {
                 Stmt::Break(_) => brk.clone(),
                 Stmt::Continue(_) => cont.clone(),
                 Stmt::Return(_) => self.outputs.clone(),
-                Stmt::If { node, inst, then_, else_ } => {
+                Stmt::If {
+                    node,
+                    inst,
+                    then_,
+                    else_,
+                } => {
                     self.live.after[*node] = live.clone();
                     let mut l = self.block(then_, live.clone(), cont, brk)?;
                     l.union_with(&self.block(else_, live, cont, brk)?);
                     l.union_with(&self.effects(*inst)?.uses.clone());
                     l
                 }
-                Stmt::Loop { node, body, once, .. } => {
+                Stmt::Loop {
+                    node, body, once, ..
+                } => {
                     self.live.after[*node] = live.clone();
                     let head = if *once {
                         self.block(body, live.clone(), &RegSet::new(self.regs.len()), &live)?

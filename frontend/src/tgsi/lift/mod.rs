@@ -21,7 +21,9 @@ mod ops;
 mod regs;
 mod types;
 
-pub use interface::{BCOLOR_LOCATION, COLOR_LOCATION, FOG_LOCATION, GENERIC_LOCATION, TEXCOORD_LOCATION};
+pub use interface::{
+    BCOLOR_LOCATION, COLOR_LOCATION, FOG_LOCATION, GENERIC_LOCATION, TEXCOORD_LOCATION,
+};
 
 use self::liveness::{both, Liveness};
 use self::regs::{RegId, RegTable};
@@ -148,8 +150,15 @@ impl<'a> Lifter<'a, '_> {
             }
             match s {
                 Stmt::Op(i) => self.op(*i)?,
-                Stmt::If { node, inst, then_, else_ } => self.if_(*node, *inst, then_, else_)?,
-                Stmt::Loop { node, body, once, .. } => self.loop_(*node, body, *once)?,
+                Stmt::If {
+                    node,
+                    inst,
+                    then_,
+                    else_,
+                } => self.if_(*node, *inst, then_, else_)?,
+                Stmt::Loop {
+                    node, body, once, ..
+                } => self.loop_(*node, body, *once)?,
                 Stmt::Break(i) => {
                     self.cur = *i;
                     self.emit_break();
@@ -172,6 +181,7 @@ impl<'a> Lifter<'a, '_> {
     fn if_(&mut self, node: usize, inst: usize, then_: &[Stmt], else_: &[Stmt]) -> Result<()> {
         self.begin_inst(inst);
         let cond = self.condition()?;
+        self.b.set_flags(InstFlags::NONE);
         let results = both(&self.live.writes[node], &self.live.after[node]);
         let placeholder = vec![Type::I32; results.len()];
         let (if_inst, [then_block, else_block]) = self.b.begin_if(cond, &placeholder);
@@ -184,7 +194,11 @@ impl<'a> Lifter<'a, '_> {
             self.b.switch_to(block);
             self.terminated = false;
             self.block(stmts)?;
-            arms.push((self.b.block(), self.terminated, std::mem::take(&mut self.state)));
+            arms.push((
+                self.b.block(),
+                self.terminated,
+                std::mem::take(&mut self.state),
+            ));
         }
 
         // Each result gets the type its arms agree on (the kind of its writes otherwise),
@@ -237,7 +251,11 @@ impl<'a> Lifter<'a, '_> {
 
     fn loop_(&mut self, node: usize, body: &[Stmt], once: bool) -> Result<()> {
         let writes = &self.live.writes[node];
-        let params = if once { Vec::new() } else { both(writes, &self.live.head[node]) };
+        let params = if once {
+            Vec::new()
+        } else {
+            both(writes, &self.live.head[node])
+        };
         let results = both(writes, &self.live.after[node]);
         let init: Vec<Value> = params.iter().map(|&r| self.current(r)).collect();
         let param_tys: Vec<Type> = init.iter().map(|&v| self.b.ty(v)).collect();
@@ -257,7 +275,12 @@ impl<'a> Lifter<'a, '_> {
         for (&r, &v) in params.iter().zip(&param_values) {
             self.state[r as usize] = Some(v);
         }
-        self.loops.push(LoopFrame { params, param_tys, results: results.clone(), result_tys });
+        self.loops.push(LoopFrame {
+            params,
+            param_tys,
+            results: results.clone(),
+            result_tys,
+        });
         self.b.switch_to(body_block);
         self.terminated = false;
         self.block(body)?;
@@ -290,7 +313,10 @@ impl<'a> Lifter<'a, '_> {
     }
 
     fn emit_break(&mut self) {
-        let frame = self.loops.pop().expect("structure() only emits BRK inside loops");
+        let frame = self
+            .loops
+            .pop()
+            .expect("structure() only emits BRK inside loops");
         let values = self.frame_values(&frame.results, &frame.result_tys);
         self.loops.push(frame);
         self.b.break_(&values);
@@ -298,7 +324,10 @@ impl<'a> Lifter<'a, '_> {
     }
 
     fn emit_continue(&mut self) {
-        let frame = self.loops.pop().expect("structure() only emits CONT inside loops");
+        let frame = self
+            .loops
+            .pop()
+            .expect("structure() only emits CONT inside loops");
         let values = self.frame_values(&frame.params, &frame.param_tys);
         self.loops.push(frame);
         self.b.continue_(&values);
@@ -309,7 +338,11 @@ impl<'a> Lifter<'a, '_> {
     fn begin_inst(&mut self, i: usize) {
         self.cur = i;
         self.cache.clear();
-        let flags = if self.inst().precise { InstFlags::NO_CONTRACT } else { InstFlags::NONE };
+        let flags = if self.inst().precise {
+            InstFlags::NO_CONTRACT
+        } else {
+            InstFlags::NONE
+        };
         self.b.set_flags(flags);
     }
 

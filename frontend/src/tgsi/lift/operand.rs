@@ -51,7 +51,10 @@ impl Lifter<'_, '_> {
     pub(super) fn src(&self, s: usize) -> Result<Src> {
         let inst = self.inst();
         inst.srcs.get(s).copied().ok_or_else(|| {
-            TgsiError::invalid(inst.pos, format!("{} needs source operand {}", inst.opcode.name(), s + 1))
+            TgsiError::invalid(
+                inst.pos,
+                format!("{} needs source operand {}", inst.opcode.name(), s + 1),
+            )
         })
     }
 
@@ -106,7 +109,10 @@ impl Lifter<'_, '_> {
         let reg = RegRef {
             pos: ind.pos,
             file: ind.file,
-            index: Index { offset: ind.index as i64, indirect: None },
+            index: Index {
+                offset: ind.index as i64,
+                indirect: None,
+            },
             dimension: None,
             array_id: None,
         };
@@ -128,7 +134,10 @@ impl Lifter<'_, '_> {
         if self.decls.is_declared(reg.file, index) {
             Ok(())
         } else {
-            Err(TgsiError::invalid(reg.pos, format!("{}[{index}] is not declared", reg.file.name())))
+            Err(TgsiError::invalid(
+                reg.pos,
+                format!("{}[{index}] is not declared", reg.file.name()),
+            ))
         }
     }
 
@@ -172,11 +181,18 @@ impl Lifter<'_, '_> {
         let Some(imm) = self.prog.imms.get(index as usize) else {
             return Err(TgsiError::invalid(
                 pos,
-                format!("IMM[{index}] does not exist ({} immediates)", self.prog.imms.len()),
+                format!(
+                    "IMM[{index}] does not exist ({} immediates)",
+                    self.prog.imms.len()
+                ),
             ));
         };
         let bits = imm.slots[comp as usize & 3] as u64;
-        let ty = ty.unwrap_or(if imm.ty == ImmType::Flt32 { Type::F32 } else { Type::I32 });
+        let ty = ty.unwrap_or(if imm.ty == ImmType::Flt32 {
+            Type::F32
+        } else {
+            Type::I32
+        });
         Ok(self.b.konst(Const::from_bits(ty, bits)))
     }
 
@@ -184,8 +200,14 @@ impl Lifter<'_, '_> {
     fn load_const(&mut self, reg: &RegRef, comp: u8, ty: Option<Type>) -> Result<Value> {
         let buffer = match reg.dimension {
             None => 0,
-            Some(Index { indirect: None, offset }) => u32::try_from(offset).unwrap_or(u32::MAX),
-            Some(Index { indirect: Some(ind), .. }) => {
+            Some(Index {
+                indirect: None,
+                offset,
+            }) => u32::try_from(offset).unwrap_or(u32::MAX),
+            Some(Index {
+                indirect: Some(ind),
+                ..
+            }) => {
                 return Err(TgsiError::unsupported(
                     ind.pos,
                     self.inst().opcode.name(),
@@ -198,7 +220,12 @@ impl Lifter<'_, '_> {
         let (offset, base) = match reg.index.indirect {
             None => {
                 let index = self.direct_index(reg)?;
-                if !self.decls.consts.get(&buffer).is_some_and(|s| s.contains(&index)) {
+                if !self
+                    .decls
+                    .consts
+                    .get(&buffer)
+                    .is_some_and(|s| s.contains(&index))
+                {
                     return Err(TgsiError::invalid(
                         reg.pos,
                         format!("CONST[{buffer}][{index}] is not declared"),
@@ -212,7 +239,10 @@ impl Lifter<'_, '_> {
                 (self.b.pure(PureOp::Imul, &[index, sixteen]), 0)
             }
         };
-        let access = MemAccess { space, offset: base + 4 * comp as u32 };
+        let access = MemAccess {
+            space,
+            offset: base + 4 * comp as u32,
+        };
         Ok(self.b.effect(EffectOp::Load(access), &[offset], &[ty])[0])
     }
 
@@ -225,7 +255,14 @@ impl Lifter<'_, '_> {
         };
         let mut out = Vec::with_capacity(indices.len());
         for index in indices {
-            let direct = RegRef { index: Index { offset: index as i64, indirect: None }, array_id: None, ..*reg };
+            let direct = RegRef {
+                index: Index {
+                    offset: index as i64,
+                    indirect: None,
+                },
+                array_id: None,
+                ..*reg
+            };
             out.push((index, self.read(&direct, comp, ty)?));
         }
         Ok(out)
@@ -234,7 +271,11 @@ impl Lifter<'_, '_> {
     fn read_indirect(&mut self, reg: &RegRef, comp: u8, ty: Option<Type>) -> Result<Value> {
         if !matches!(
             reg.file,
-            RegFile::Temp | RegFile::Output | RegFile::Immediate | RegFile::Input | RegFile::Address
+            RegFile::Temp
+                | RegFile::Output
+                | RegFile::Immediate
+                | RegFile::Input
+                | RegFile::Address
         ) {
             return Err(TgsiError::unsupported(
                 reg.pos,
@@ -260,7 +301,10 @@ impl Lifter<'_, '_> {
     pub(super) fn store(&mut self, d: usize, values: [Option<Value>; 4]) -> Result<()> {
         let inst = self.inst();
         let Some(dst) = inst.dsts.get(d).copied() else {
-            return Err(TgsiError::invalid(inst.pos, format!("{} needs a destination", inst.opcode.name())));
+            return Err(TgsiError::invalid(
+                inst.pos,
+                format!("{} needs a destination", inst.opcode.name()),
+            ));
         };
         if dst.reg.dimension.is_some() {
             return Err(TgsiError::invalid(
@@ -294,14 +338,19 @@ impl Lifter<'_, '_> {
                 None => {
                     let i = self.direct_index(reg)?;
                     self.check_declared(reg, i)?;
-                    let id = self.regs.id(f, i, comp).expect("RegTable holds every written component");
+                    let id = self
+                        .regs
+                        .id(f, i, comp)
+                        .expect("RegTable holds every written component");
                     self.state[id as usize] = Some(v);
                     Ok(())
                 }
                 Some(index) => {
                     let ty = self.b.ty(v);
                     for i in self.decls.elements(reg)? {
-                        let Some(id) = self.regs.id(f, i, comp) else { continue };
+                        let Some(id) = self.regs.id(f, i, comp) else {
+                            continue;
+                        };
                         let old = self.current(id);
                         let old = self.cast(old, ty);
                         let k = self.b.i32(i as i32);
@@ -314,7 +363,11 @@ impl Lifter<'_, '_> {
             },
             other => Err(TgsiError::invalid(
                 reg.pos,
-                format!("{} registers cannot be written by {}", other.name(), self.inst().opcode.name()),
+                format!(
+                    "{} registers cannot be written by {}",
+                    other.name(),
+                    self.inst().opcode.name()
+                ),
             )),
         }
     }

@@ -34,6 +34,9 @@ impl RegTable {
     /// destination that may reach it).
     pub fn new(program: &Program, decls: &Decls) -> Result<RegTable> {
         let mut t = RegTable::default();
+        // Each array written indirectly is expanded once per write mask, however many
+        // instructions write it.
+        let mut arrays = std::collections::HashSet::new();
         for inst in &program.insts {
             let kind = super::types::dst_kind(inst.opcode);
             for dst in &inst.dsts {
@@ -42,6 +45,10 @@ impl RegTable {
                     continue;
                 }
                 let indices = if reg.index.indirect.is_some() {
+                    let key = (reg.file, reg.array_id.filter(|&id| id != 0), dst.mask, kind);
+                    if !arrays.insert(key) {
+                        continue;
+                    }
                     decls.elements(reg)?
                 } else {
                     u32::try_from(reg.index.offset).ok().into_iter().collect()
@@ -141,14 +148,21 @@ impl RegSet {
     /// The ids in both sets.
     pub fn intersection(&self, other: &RegSet) -> RegSet {
         RegSet {
-            words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect(),
+            words: self
+                .words
+                .iter()
+                .zip(&other.words)
+                .map(|(a, b)| a & b)
+                .collect(),
         }
     }
 
     /// The ids, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = RegId> + '_ {
         self.words.iter().enumerate().flat_map(|(i, &w)| {
-            (0..64).filter(move |b| w & (1u64 << b) != 0).map(move |b| (i * 64 + b) as RegId)
+            (0..64)
+                .filter(move |b| w & (1u64 << b) != 0)
+                .map(move |b| (i * 64 + b) as RegId)
         })
     }
 }

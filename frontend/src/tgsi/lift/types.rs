@@ -35,11 +35,11 @@ pub fn dst_kind(op: Opcode) -> Kind {
     use Opcode::*;
     match op {
         MOV | UCMP | LOAD => Kind::Untyped,
-        NOT | SHL | AND | OR | XOR | TXQ | TXQS | F2U | UDIV | UMAD | UMAX | UMIN | UMOD
-        | UMUL | USEQ | USGE | USHR | USLT | USNE | SVIEWINFO | UMUL_HI | UBFE | BFI | BREV
-        | ARL | ARR | MOD | F2I | FSEQ | FSGE | FSLT | FSNE | IDIV | IMAX | IMIN | INEG
-        | ISGE | ISHR | ISLT | UADD | UARL | IABS | ISSG | IMUL_HI | IBFE | IMSB | LSB | POPC
-        | UMSB | SHR | SAD | PK2H | RESQ | READ_HELPER => Kind::Int,
+        NOT | SHL | AND | OR | XOR | TXQ | TXQS | F2U | UDIV | UMAD | UMAX | UMIN | UMOD | UMUL
+        | USEQ | USGE | USHR | USLT | USNE | SVIEWINFO | UMUL_HI | UBFE | BFI | BREV | ARL
+        | ARR | MOD | F2I | FSEQ | FSGE | FSLT | FSNE | IDIV | IMAX | IMIN | INEG | ISGE | ISHR
+        | ISLT | UADD | UARL | IABS | ISSG | IMUL_HI | IBFE | IMSB | LSB | POPC | UMSB | SHR
+        | SAD | PK2H | RESQ | READ_HELPER => Kind::Int,
         _ => Kind::Float,
     }
 }

@@ -83,6 +83,17 @@ impl<'l, 'a> Cursor<'l, 'a> {
         }
     }
 
+    /// A word as written, with its position.
+    pub fn raw_word(&mut self, what: &str) -> Result<(&'a str, Pos)> {
+        match self.peek() {
+            Some(t) if t.kind == TokKind::Word => {
+                self.i += 1;
+                Ok((t.text, t.pos))
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
     /// A word, returned upper-cased with its position.
     pub fn word(&mut self, what: &str) -> Result<(String, Pos)> {
         match self.peek() {

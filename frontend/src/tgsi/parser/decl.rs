@@ -123,7 +123,14 @@ pub(super) fn declaration(c: &mut Cursor<'_, '_>, pos: Pos) -> Result<Decl> {
     match return_types.len() {
         0 => {}
         1 => d.return_types = Some([return_types[0]; 4]),
-        4 => d.return_types = Some([return_types[0], return_types[1], return_types[2], return_types[3]]),
+        4 => {
+            d.return_types = Some([
+                return_types[0],
+                return_types[1],
+                return_types[2],
+                return_types[3],
+            ])
+        }
         n => {
             return Err(TgsiError::invalid(
                 pos,
@@ -132,12 +139,18 @@ pub(super) fn declaration(c: &mut Cursor<'_, '_>, pos: Pos) -> Result<Decl> {
         }
     }
     if file == RegFile::SamplerView && d.texture.is_none() {
-        return Err(TgsiError::invalid(pos, "a sampler view declaration needs a texture target"));
+        return Err(TgsiError::invalid(
+            pos,
+            "a sampler view declaration needs a texture target",
+        ));
     }
     Ok(d)
 }
 
-fn parenthesised_uints<const N: usize>(c: &mut Cursor<'_, '_>, what: &'static str) -> Result<[u32; N]> {
+fn parenthesised_uints<const N: usize>(
+    c: &mut Cursor<'_, '_>,
+    what: &'static str,
+) -> Result<[u32; N]> {
     c.expect(TokKind::LParen)?;
     let mut out = [0; N];
     for (i, slot) in out.iter_mut().enumerate() {
@@ -150,10 +163,17 @@ fn parenthesised_uints<const N: usize>(c: &mut Cursor<'_, '_>, what: &'static st
     Ok(out)
 }
 
-fn attribute(c: &mut Cursor<'_, '_>, d: &mut Decl, return_types: &mut Vec<ReturnType>) -> Result<()> {
+fn attribute(
+    c: &mut Cursor<'_, '_>,
+    d: &mut Decl,
+    return_types: &mut Vec<ReturnType>,
+) -> Result<()> {
     let (word, pos) = c.word("a declaration attribute")?;
     let file = d.file;
-    let io = matches!(file, RegFile::Input | RegFile::Output | RegFile::SystemValue);
+    let io = matches!(
+        file,
+        RegFile::Input | RegFile::Output | RegFile::SystemValue
+    );
     let textures = matches!(file, RegFile::SamplerView | RegFile::Image);
     match word.as_str() {
         "ARRAY" => d.array_id = Some(parenthesised_uints::<1>(c, "array id")?[0]),
@@ -229,7 +249,9 @@ pub(super) fn immediate(c: &mut Cursor<'_, '_>, pos: Pos, count: usize) -> Resul
         if n as usize != count {
             return Err(TgsiError::invalid(
                 npos,
-                format!("immediates must be numbered in order: expected IMM[{count}], found IMM[{n}]"),
+                format!(
+                    "immediates must be numbered in order: expected IMM[{count}], found IMM[{n}]"
+                ),
             ));
         }
         c.expect(TokKind::RBracket)?;
@@ -256,11 +278,7 @@ pub(super) fn immediate(c: &mut Cursor<'_, '_>, pos: Pos, count: usize) -> Resul
         }
     }
     c.expect(TokKind::RBrace)?;
-    Ok(Immediate {
-        pos,
-        ty,
-        slots,
-    })
+    Ok(Immediate { pos, ty, slots })
 }
 
 /// One immediate value of type `ty`, as raw bits (32 or 64 of them).
@@ -302,7 +320,11 @@ fn literal(c: &mut Cursor<'_, '_>, ty: ImmType) -> Result<u64> {
             // that fits 32 bits either way is accepted and wraps.
             let v = number::integer(text).filter(|&v| v <= u32::MAX as u64);
             let v = v.ok_or_else(|| bad("INT32 immediate"))?;
-            Ok((if negative { (v as u32).wrapping_neg() } else { v as u32 }) as u64)
+            Ok((if negative {
+                (v as u32).wrapping_neg()
+            } else {
+                v as u32
+            }) as u64)
         }
         ImmType::Uint64 => {
             let v = number::integer(text).filter(|_| !negative);

@@ -69,7 +69,10 @@ fn header(line: &Line<'_>) -> Result<(Processor, Pos)> {
     let (word, pos) = c.word("a shader header")?;
     let found = Processor::NAMES.iter().find_map(|&(name, p)| {
         let version = word.strip_prefix(name)?;
-        version.bytes().all(|b| b.is_ascii_digit()).then_some((p, version))
+        version
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then_some((p, version))
     });
     let Some((processor, version)) = found else {
         return Err(TgsiError::UnknownHeader { pos, name: word });
@@ -239,7 +242,7 @@ fn bracket(c: &mut Cursor<'_, '_>) -> Result<Index> {
         c.expect(TokKind::RBracket)?;
         let mut comp = 0;
         if c.eat(TokKind::Dot) {
-            let (letters, lpos) = c.word("a component `x`, `y`, `z` or `w`")?;
+            let (letters, lpos) = c.raw_word("a component `x`, `y`, `z` or `w`")?;
             comp = match letters.as_bytes() {
                 [l] => component(*l),
                 _ => None,
@@ -308,7 +311,7 @@ fn register(c: &mut Cursor<'_, '_>) -> Result<RegRef> {
 
 /// A swizzle of one to `n` letters; missing channels repeat the last letter.
 fn swizzle<const N: usize>(c: &mut Cursor<'_, '_>) -> Result<[u8; N]> {
-    let (letters, pos) = c.word("a swizzle")?;
+    let (letters, pos) = c.raw_word("a swizzle")?;
     let bytes = letters.as_bytes();
     let comps: Option<Vec<u8>> = bytes.iter().map(|&b| component(b)).collect();
     match comps {
@@ -351,7 +354,7 @@ fn src(c: &mut Cursor<'_, '_>) -> Result<Src> {
 
 /// A write mask: an ordered, non-empty subset of `xyzw`.
 fn write_mask(c: &mut Cursor<'_, '_>) -> Result<u8> {
-    let (letters, pos) = c.word("a write mask")?;
+    let (letters, pos) = c.raw_word("a write mask")?;
     let mut mask = 0u8;
     let mut last = None;
     for b in letters.bytes() {

@@ -49,7 +49,9 @@ fn is_hex(text: &str) -> bool {
 
 /// `0x` digits with neither a fraction nor an exponent: a bit pattern.
 fn raw_hex(text: &str) -> Option<u64> {
-    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"))?;
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
@@ -80,7 +82,10 @@ fn hex_float(text: &str) -> Option<(u64, i64, bool)> {
     let body = &text[2..];
     let (digits, exp) = match body.find(['p', 'P']) {
         // Far beyond any format's range either way; clamping keeps the arithmetic in range.
-        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().ok()?.clamp(-100_000, 100_000)),
+        Some(i) => (
+            &body[..i],
+            body[i + 1..].parse::<i64>().ok()?.clamp(-100_000, 100_000),
+        ),
         None => (body, 0),
     };
     let (int, frac) = match digits.find('.') {
@@ -187,7 +192,11 @@ mod tests {
         assert_eq!(f32_bits("0x1.0000018p0"), Some(1.0f32.to_bits() + 1));
         assert_eq!(f32_bits("0x1p128"), Some(f32::INFINITY.to_bits()));
         assert_eq!(f32_bits("inf"), Some(f32::INFINITY.to_bits()));
-        assert_eq!(f32_bits("0x100000000"), None, "a bit pattern wider than 32 bits");
+        assert_eq!(
+            f32_bits("0x100000000"),
+            None,
+            "a bit pattern wider than 32 bits"
+        );
         assert_eq!(f64_bits("0x1.8p+1"), Some(3.0f64.to_bits()));
         assert_eq!(f64_bits("0.1"), Some(0.1f64.to_bits()));
         assert_eq!(f32_bits("abc"), None);

@@ -66,20 +66,26 @@ impl Lifter<'_, '_> {
                 Err(self.unsupported("workgroup barriers outside compute shaders"))
             }
             BARRIER => {
-                self.b.effect(EffectOp::Barrier(BarrierKind::Workgroup), &[], &[]);
+                self.b
+                    .effect(EffectOp::Barrier(BarrierKind::Workgroup), &[], &[]);
                 Ok(())
             }
             // The operand says which kinds of memory to order; the IR's memory barrier
             // orders them all.
             MEMBAR => {
-                self.b.effect(EffectOp::Barrier(BarrierKind::Memory), &[], &[]);
+                self.b
+                    .effect(EffectOp::Barrier(BarrierKind::Memory), &[], &[]);
                 Ok(())
             }
             READ_HELPER => {
                 if self.stage != Stage::Fragment {
                     return Err(self.unsupported("helper invocations outside fragment shaders"));
                 }
-                let h = self.b.effect(EffectOp::Builtin(Builtin::HelperInvocation), &[], &[Type::Bool])[0];
+                let h = self.b.effect(
+                    EffectOp::Builtin(Builtin::HelperInvocation),
+                    &[],
+                    &[Type::Bool],
+                )[0];
                 let m = self.mask(h);
                 self.store(0, [Some(m); 4])
             }
@@ -89,7 +95,10 @@ impl Lifter<'_, '_> {
                 let src = self.src(0)?;
                 if src.reg.file != RegFile::Input {
                     let inst = self.inst();
-                    return Err(TgsiError::invalid(src.pos, format!("{} interpolates an IN register", inst.opcode.name())));
+                    return Err(TgsiError::invalid(
+                        src.pos,
+                        format!("{} interpolates an IN register", inst.opcode.name()),
+                    ));
                 }
                 self.componentwise(&[Want::F32], |_, a| Ok(a[0]))
             }

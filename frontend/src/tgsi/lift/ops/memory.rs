@@ -29,11 +29,17 @@ fn runs(mask: u8) -> Vec<(u8, u8)> {
 }
 
 impl Lifter<'_, '_> {
-    fn resource(&mut self, file: RegFile, index: i64, pos: crate::tgsi::error::Pos) -> Result<AddressSpace> {
+    fn resource(
+        &mut self,
+        file: RegFile,
+        index: i64,
+        pos: crate::tgsi::error::Pos,
+    ) -> Result<AddressSpace> {
         if file == RegFile::Image {
             return Err(self.unsupported("image access (the graph IR has no storage images)"));
         }
-        let index = u32::try_from(index).map_err(|_| TgsiError::invalid(pos, "negative resource index"))?;
+        let index =
+            u32::try_from(index).map_err(|_| TgsiError::invalid(pos, "negative resource index"))?;
         self.resource_space(file, index, pos)
     }
 
@@ -48,7 +54,10 @@ impl Lifter<'_, '_> {
                 let address = self.fetch(1, 0, Want::I32)?;
                 let mut out = [None; 4];
                 for (first, count) in runs(self.dst_mask()) {
-                    let access = MemAccess { space, offset: 4 * first as u32 };
+                    let access = MemAccess {
+                        space,
+                        offset: 4 * first as u32,
+                    };
                     let tys = vec![Type::F32; count as usize];
                     let values = self.b.effect(EffectOp::Load(access), &[address], &tys);
                     for (k, v) in values.into_iter().enumerate() {
@@ -64,7 +73,10 @@ impl Lifter<'_, '_> {
                     return Err(self.unsupported("an indirectly indexed resource"));
                 }
                 if dst.reg.file == RegFile::Const {
-                    return Err(TgsiError::invalid(dst.pos, "constant buffers are read-only"));
+                    return Err(TgsiError::invalid(
+                        dst.pos,
+                        "constant buffers are read-only",
+                    ));
                 }
                 let space = self.resource(dst.reg.file, dst.reg.index.offset, dst.reg.pos)?;
                 let address = self.fetch(0, 0, Want::I32)?;
@@ -73,7 +85,10 @@ impl Lifter<'_, '_> {
                     for c in first..first + count {
                         args.push(self.fetch(1, c as usize, Want::Raw)?);
                     }
-                    let access = MemAccess { space, offset: 4 * first as u32 };
+                    let access = MemAccess {
+                        space,
+                        offset: 4 * first as u32,
+                    };
                     self.b.effect(EffectOp::Store(access), &args, &[]);
                 }
                 Ok(())
@@ -85,7 +100,9 @@ impl Lifter<'_, '_> {
                 let AddressSpace::Storage(binding) = space else {
                     return Err(self.unsupported("size queries of anything but a BUFFER"));
                 };
-                let size = self.b.effect(EffectOp::BufferSize(binding), &[], &[Type::I32])[0];
+                let size = self
+                    .b
+                    .effect(EffectOp::BufferSize(binding), &[], &[Type::I32])[0];
                 self.store(0, [Some(size); 4])
             }
         }

@@ -77,7 +77,11 @@ impl Lifter<'_, '_> {
     }
 
     /// `dst.xyzw = f(src0.x, src1.x, ...)`: one result replicated to every written channel.
-    fn replicated(&mut self, wants: &[Want], f: impl FnOnce(&mut Self, &[Value]) -> Result<Value>) -> Result<()> {
+    fn replicated(
+        &mut self,
+        wants: &[Want],
+        f: impl FnOnce(&mut Self, &[Value]) -> Result<Value>,
+    ) -> Result<()> {
         let mask = self.dst_mask();
         if mask == 0 {
             return Ok(());
@@ -149,7 +153,9 @@ fn why_unsupported(op: Opcode) -> &'static str {
         PK2US | PK4B | PK4UB | UP2US | UP4B | UP4UB => {
             "this packing opcode (TBD in the reference; Mesa does not implement it either)"
         }
-        ARA | PUSHA | POPA => "address-register stacks (TBD in the reference, removed from Gallium)",
+        ARA | PUSHA | POPA => {
+            "address-register stacks (TBD in the reference, removed from Gallium)"
+        }
         F2D | D2F | DABS | DNEG | DADD | DMUL | DDIV | DMAX | DMIN | DSLT | DSGE | DSEQ | DSNE
         | DRCP | DSQRT | DMAD | DFMA | DFRAC | DLDEXP | D2I | I2D | D2U | U2D | DRSQ | DTRUNC
         | DCEIL | DFLR | DROUND | DSSG | F2U64 | F2I64 | U2I64 | I2I64 | D2U64 | D2I64 | U642F

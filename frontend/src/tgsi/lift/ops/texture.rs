@@ -41,7 +41,10 @@ struct Layout {
 
 impl Layout {
     fn target(&self) -> TexTarget {
-        TexTarget { dim: self.dim, arrayed: self.arrayed }
+        TexTarget {
+            dim: self.dim,
+            arrayed: self.arrayed,
+        }
     }
 
     /// True if source 0's w component is taken by the layer or the shadow reference.
@@ -52,7 +55,13 @@ impl Layout {
 
 fn layout(t: TextureTarget) -> Option<Layout> {
     use TextureTarget::*;
-    let l = |dim, arrayed, layer, shadow, rect| Layout { dim, arrayed, layer, shadow, rect };
+    let l = |dim, arrayed, layer, shadow, rect| Layout {
+        dim,
+        arrayed,
+        layer,
+        shadow,
+        rect,
+    };
     Some(match t {
         D1 => l(TexDim::D1, false, None, Ref::None, false),
         Shadow1D => l(TexDim::D1, false, None, Ref::Src0(2), false),
@@ -132,7 +141,8 @@ impl Lifter<'_, '_> {
     /// The texture target written after the operands.
     fn target(&self) -> Result<TextureTarget> {
         let inst = self.inst();
-        inst.texture.ok_or_else(|| TgsiError::invalid(inst.pos, "a texture opcode needs a target"))
+        inst.texture
+            .ok_or_else(|| TgsiError::invalid(inst.pos, "a texture opcode needs a target"))
     }
 
     /// The target a `SVIEW` declaration gives.
@@ -142,7 +152,10 @@ impl Lifter<'_, '_> {
         });
         match decl.and_then(|d| d.texture) {
             Some(t) => Ok(t),
-            None => Err(TgsiError::invalid(self.inst().pos, format!("SVIEW[{view}] is not declared"))),
+            None => Err(TgsiError::invalid(
+                self.inst().pos,
+                format!("SVIEW[{view}] is not declared"),
+            )),
         }
     }
 
@@ -153,7 +166,12 @@ impl Lifter<'_, '_> {
         if src.reg.file != file {
             return Err(TgsiError::invalid(
                 src.pos,
-                format!("{} expects {} here, found {}", self.inst().opcode.name(), file.name(), src.reg.file.name()),
+                format!(
+                    "{} expects {} here, found {}",
+                    self.inst().opcode.name(),
+                    file.name(),
+                    src.reg.file.name()
+                ),
             ));
         }
         if src.reg.index.indirect.is_some() {
@@ -161,12 +179,16 @@ impl Lifter<'_, '_> {
         }
         let unit = u32::try_from(src.reg.index.offset).unwrap_or(u32::MAX);
         if !self.decls.is_declared(file, unit) {
-            return Err(TgsiError::invalid(src.pos, format!("{}[{unit}] is not declared", file.name())));
+            return Err(TgsiError::invalid(
+                src.pos,
+                format!("{}[{unit}] is not declared", file.name()),
+            ));
         }
         let integer = self.prog.decls.iter().any(|d| {
             d.file == RegFile::SamplerView
                 && (d.range.first..=d.range.last).contains(&unit)
-                && d.return_types.is_some_and(|t| matches!(t[0], ReturnType::Sint | ReturnType::Uint))
+                && d.return_types
+                    .is_some_and(|t| matches!(t[0], ReturnType::Sint | ReturnType::Uint))
         });
         if integer {
             return Err(self.unsupported("integer textures (the graph IR samples floats)"));
@@ -188,17 +210,23 @@ impl Lifter<'_, '_> {
             return Err(self.unsupported("several texel offsets"));
         }
         let imm = match (off.reg.file, off.reg.index.indirect) {
-            (RegFile::Immediate, None) => usize::try_from(off.reg.index.offset).ok().and_then(|i| self.prog.imms.get(i)),
+            (RegFile::Immediate, None) => usize::try_from(off.reg.index.offset)
+                .ok()
+                .and_then(|i| self.prog.imms.get(i)),
             _ => return Err(self.unsupported("texel offsets that are not immediates")),
         };
         let Some(imm) = imm else {
-            return Err(TgsiError::invalid(off.pos, "the texel offset names no immediate"));
+            return Err(TgsiError::invalid(
+                off.pos,
+                "the texel offset names no immediate",
+            ));
         };
         let mut out = [0i8; 3];
         for (k, slot) in out.iter_mut().enumerate() {
             let v = imm.slots[off.swizzle[k] as usize] as i32;
-            *slot = i8::try_from(v)
-                .map_err(|_| TgsiError::invalid(off.pos, format!("texel offset {v} is out of range")))?;
+            *slot = i8::try_from(v).map_err(|_| {
+                TgsiError::invalid(off.pos, format!("texel offset {v} is out of range"))
+            })?;
         }
         Ok(out)
     }
@@ -206,10 +234,19 @@ impl Lifter<'_, '_> {
     /// The texture's level-0 size as floats (for `RECT` coordinates).
     fn rect_size(&mut self, unit: u32) -> Vec<Value> {
         let texture = self.texture_binding(unit);
-        let target = TexTarget { dim: TexDim::D2, arrayed: false };
+        let target = TexTarget {
+            dim: TexDim::D2,
+            arrayed: false,
+        };
         let zero = self.ic(0);
-        let size = self.b.effect(EffectOp::TexSize(SizeOp { texture, target }), &[zero], &[Type::I32; 2]);
-        size.into_iter().map(|s| self.b.convert(PureOp::S2f, s, Type::F32)).collect()
+        let size = self.b.effect(
+            EffectOp::TexSize(SizeOp { texture, target }),
+            &[zero],
+            &[Type::I32; 2],
+        );
+        size.into_iter()
+            .map(|s| self.b.convert(PureOp::S2f, s, Type::F32))
+            .collect()
     }
 
     /// The `TEX` family.
@@ -226,7 +263,11 @@ impl Lifter<'_, '_> {
         if matches!(op, TXP | TXB | TXL) && l.uses_w() {
             return Err(TgsiError::invalid(
                 self.inst().pos,
-                format!("{} takes its operand from w, which a {} target uses", op.name(), target.name()),
+                format!(
+                    "{} takes its operand from w, which a {} target uses",
+                    op.name(),
+                    target.name()
+                ),
             ));
         }
         let lod = match op {
@@ -242,7 +283,13 @@ impl Lifter<'_, '_> {
             Ref::None => None,
             Ref::Src0(c) => Some(self.fetch(0, c as usize, Want::F32)?),
             Ref::Src1X if op == TEX2 => Some(self.fetch(1, 0, Want::F32)?),
-            Ref::Src1X => return Err(self.unsupported(format!("{} with {} targets", op.name(), target.name()))),
+            Ref::Src1X => {
+                return Err(self.unsupported(format!(
+                    "{} with {} targets",
+                    op.name(),
+                    target.name()
+                )))
+            }
         };
         self.sample(unit, unit, target, lod, op == TXP, shadow, [0, 1, 2, 3])
     }
@@ -267,7 +314,11 @@ impl Lifter<'_, '_> {
             };
         }
         let n = l.dim.coords();
-        let size = if l.rect { Some(self.rect_size(tex_unit)) } else { None };
+        let size = if l.rect {
+            Some(self.rect_size(tex_unit))
+        } else {
+            None
+        };
         let mut args = Vec::new();
         for c in 0..n {
             let mut v = self.fetch(0, c, Want::F32)?;
@@ -330,7 +381,13 @@ impl Lifter<'_, '_> {
     }
 
     /// `TXF`/`SAMPLE_I` (level from w) and `TXF_LZ` (level 0): integer coordinates.
-    fn fetch_texel(&mut self, unit: u32, target: TextureTarget, level_from_w: bool, swizzle: [u8; 4]) -> Result<()> {
+    fn fetch_texel(
+        &mut self,
+        unit: u32,
+        target: TextureTarget,
+        level_from_w: bool,
+        swizzle: [u8; 4],
+    ) -> Result<()> {
         let l = self.layout(target)?;
         if l.dim == TexDim::Cube {
             return Err(self.unsupported("texel fetches from cube maps"));
@@ -342,7 +399,11 @@ impl Lifter<'_, '_> {
         if let Some(layer) = l.layer {
             args.push(self.fetch(0, layer as usize, Want::I32)?);
         }
-        args.push(if level_from_w { self.fetch(0, 3, Want::I32)? } else { self.ic(0) });
+        args.push(if level_from_w {
+            self.fetch(0, 3, Want::I32)?
+        } else {
+            self.ic(0)
+        });
         let op = FetchOp {
             texture: self.texture_binding(unit),
             target: l.target(),
@@ -360,7 +421,14 @@ impl Lifter<'_, '_> {
         let texture = self.texture_binding(unit);
         let level = self.fetch(0, 0, Want::I32)?;
         let n = l.dim.size_components() + l.arrayed as usize;
-        let size = self.b.effect(EffectOp::TexSize(SizeOp { texture, target: l.target() }), &[level], &vec![Type::I32; n]);
+        let size = self.b.effect(
+            EffectOp::TexSize(SizeOp {
+                texture,
+                target: l.target(),
+            }),
+            &[level],
+            &vec![Type::I32; n],
+        );
         let mut out = [None; 4];
         for (c, slot) in out.iter_mut().enumerate().take(3) {
             *slot = Some(match size.get(c) {
@@ -369,7 +437,10 @@ impl Lifter<'_, '_> {
             });
         }
         if self.dst_mask() & 8 != 0 {
-            out[3] = Some(self.b.effect(EffectOp::TexLevels(texture), &[], &[Type::I32])[0]);
+            out[3] = Some(
+                self.b
+                    .effect(EffectOp::TexLevels(texture), &[], &[Type::I32])[0],
+            );
         }
         let values = swizzle.map(|c| out[c as usize]);
         self.store(0, values)

@@ -1,0 +1,417 @@
+//! The binding ABI: where a compiled shader finds its resources, as metadata the runtime uses to
+//! fill uniform registers and bind texture and sampler slots.
+//!
+//! # Uniform registers
+//! Every value the runtime supplies lives in the 32-bit uniform registers `u0..u255`, laid out
+//! per shader by [`Abi::for_function`] in a deterministic order: first the 64-bit addresses
+//! (each in an even-aligned pair `u2k:u2k+1`, low word first), then the 32-bit words. What each
+//! holds is a [`UniformContent`]:
+//!
+//! | content | size | value |
+//! |---|---|---|
+//! | `BufferAddress(set, binding)` | 64 | device address of the storage or uniform buffer |
+//! | `BufferSize(set, binding)` | 32 | its size in bytes (`buffer_size`) |
+//! | `PushAddress` | 64 | device address of a copy of the push constants (dynamic offsets) |
+//! | `PushWord(k)` | 32 | push-constant bytes `4k .. 4k + 4`, little endian |
+//! | `NumWorkgroups(axis)` | 32 | the dispatch's workgroup count on the axis |
+//! | `TextureSize(binding, axis)` | 32 | level-0 width, height, depth (axes 0..3) or layers (3) |
+//! | `TextureLevels(binding)` | 32 | mip level count |
+//! | `FramebufferSize(axis)` | 32 | fragment grid width (0) or height (1) |
+//! | `FragDepth` | 32 | `frag_coord.z`, f32 bits |
+//! | `VertexCount` | 32 | vertices to shade |
+//! | `VertexInput(location)` | 64 | address of the attribute array of a location |
+//! | `VertexOutput(slot)` | 64 | address of an output array |
+//!
+//! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
+//! dynamic offset loads from `PushAddress` with `device_load`.
+//!
+//! # Textures and samplers
+//! Textures are numbered by ascending `(set, binding)` into texture slots 0, 1, ..., samplers
+//! likewise into sampler slots (a combined image-sampler has a texture slot and a sampler slot).
+//!
+//! # Fragment stage
+//! Varying location `l`, component `c` is `ld_var` slot `l`, component `c` (locations 0..16).
+//! Colour output location `l` is `st_tile` render target `l` (0..8), stored as f32 (integers as
+//! their 32-bit pattern). `frag_depth` goes to component 0 of render target
+//! [`Abi::depth_target`], the first target after the colour locations used.
+//! `frag_coord.xy` is the pixel position plus 0.5 (origin upper left; `origin_lower_left` flips
+//! with the framebuffer height), `front_facing` is `!backfacing`, `helper_invocation` is true
+//! for pixels outside the grid and for demoted or discarded pixels.
+//!
+//! # Vertex stage
+//! The simulator has no vertex pipeline, so a vertex shader compiles to a *compute* program
+//! over a one-dimensional grid: thread `i` (thread_position_in_grid.x) shades vertex `i`, and
+//! threads with `i >= VertexCount` do nothing. Attribute location `l` is an array of four f32
+//! per vertex (16-byte stride) at `VertexInput(l)`; an integer attribute converts its float
+//! toward zero. Each output slot is an array of four 32-bit words per vertex at
+//! `VertexOutput(slot)`: `position`, `point_size` (component 0) and every varying location.
+//! `vertex_index` is `i`, `instance_index` 0.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use agxc_egraph::ir::{
+    AddressSpace, Binding, Builtin, EffectOp, Function, Op, OutputSlot, Stage,
+};
+
+use crate::error::BackendError;
+
+/// What a uniform register holds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum UniformContent {
+    /// Device address of a storage or uniform buffer (64-bit).
+    BufferAddress(Binding),
+    /// Byte size of a buffer.
+    BufferSize(Binding),
+    /// Device address of the push constants (64-bit).
+    PushAddress,
+    /// Push-constant word `k` (bytes `4k .. 4k + 4`).
+    PushWord(u32),
+    /// Workgroups in the dispatch on an axis.
+    NumWorkgroups(u8),
+    /// Level-0 extent of a texture on an axis (0 width, 1 height, 2 depth, 3 layers).
+    TextureSize(Binding, u8),
+    /// Mip level count of a texture.
+    TextureLevels(Binding),
+    /// Fragment grid width (0) or height (1).
+    FramebufferSize(u8),
+    /// `frag_coord.z`, as f32 bits.
+    FragDepth,
+    /// Vertices to shade.
+    VertexCount,
+    /// Address of the attribute array of a location (64-bit).
+    VertexInput(u32),
+    /// Address of the output array of a slot (64-bit).
+    VertexOutput(OutputSlot),
+}
+
+impl UniformContent {
+    /// Size in 32-bit uniforms (1 or 2).
+    pub fn words(self) -> u16 {
+        match self {
+            UniformContent::BufferAddress(_)
+            | UniformContent::PushAddress
+            | UniformContent::VertexInput(_)
+            | UniformContent::VertexOutput(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for UniformContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UniformContent::BufferAddress(b) => write!(f, "address of buffer {b}"),
+            UniformContent::BufferSize(b) => write!(f, "size of buffer {b}"),
+            UniformContent::PushAddress => f.write_str("address of the push constants"),
+            UniformContent::PushWord(k) => write!(f, "push constant bytes {}..{}", 4 * k, 4 * k + 4),
+            UniformContent::NumWorkgroups(a) => write!(f, "workgroups on axis {a}"),
+            UniformContent::TextureSize(b, a) => write!(f, "extent {a} of texture {b}"),
+            UniformContent::TextureLevels(b) => write!(f, "levels of texture {b}"),
+            UniformContent::FramebufferSize(a) => write!(f, "framebuffer extent {a}"),
+            UniformContent::FragDepth => f.write_str("fragment depth"),
+            UniformContent::VertexCount => f.write_str("vertex count"),
+            UniformContent::VertexInput(l) => write!(f, "address of vertex attribute {l}"),
+            UniformContent::VertexOutput(s) => write!(f, "address of vertex output {s:?}"),
+        }
+    }
+}
+
+/// One uniform assignment: `u{index}` (and `u{index+1}` for 64-bit contents) holds `content`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct UniformSlot {
+    /// First 32-bit uniform.
+    pub index: u16,
+    /// What it holds.
+    pub content: UniformContent,
+}
+
+/// The resource layout of one compiled shader.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Abi {
+    /// Uniform registers the runtime fills, in index order.
+    pub uniforms: Vec<UniformSlot>,
+    /// Texture slot of each texture binding.
+    pub textures: Vec<(Binding, u8)>,
+    /// Sampler slot of each sampler binding.
+    pub samplers: Vec<(Binding, u8)>,
+    /// Render target receiving `frag_depth` (component 0), if the shader writes it.
+    pub depth_target: Option<u8>,
+    /// Render targets the shader writes (colour locations, then the depth target).
+    pub render_targets: Vec<u8>,
+    /// Varying slots the shader reads (`ld_var` indices = locations).
+    pub varyings: Vec<u32>,
+    /// The varying slots read without interpolation (`flat`): the runtime marks them flat.
+    pub flat_varyings: Vec<u32>,
+}
+
+/// The most varying slots (`ld_var` index is 4 bits).
+pub const MAX_VARYINGS: u32 = 16;
+/// The most render targets (`st_tile` rt is 3 bits).
+pub const MAX_RENDER_TARGETS: u32 = 8;
+/// The largest push-constant block kept in uniforms, in bytes; larger blocks are read from
+/// memory only.
+pub const MAX_PUSH_UNIFORM_BYTES: u32 = 256;
+
+impl Abi {
+    /// Lays out the resources `func` uses.
+    pub fn for_function(func: &Function) -> Result<Abi, BackendError> {
+        let mut need = BTreeSet::new();
+        let mut textures = BTreeSet::new();
+        let mut samplers = BTreeSet::new();
+        let mut colour_locations = BTreeSet::new();
+        let mut varyings = BTreeSet::new();
+        let mut flat = BTreeSet::new();
+        let mut interpolated = BTreeSet::new();
+        let mut writes_depth = false;
+        let mut push_end = 0u32;
+        let mut push_dynamic = false;
+        let mut bad = None;
+        func.for_each_inst(|_, inst| {
+            let data = &func.insts[inst];
+            let Op::Effect(effect) = data.op else { return };
+            match effect {
+                EffectOp::Load(access) | EffectOp::Store(access) => match access.space {
+                    AddressSpace::Storage(b) | AddressSpace::Uniform(b) => {
+                        need.insert(UniformContent::BufferAddress(b));
+                    }
+                    AddressSpace::PushConstant => {
+                        let bytes: u32 = data
+                            .results
+                            .iter()
+                            .map(|&r| func.value_type(r).bytes())
+                            .sum();
+                        let constant = data.args.first().and_then(|&a| const_i32(func, a));
+                        match constant {
+                            Some(c) if c >= 0 => {
+                                let end = (c as u32)
+                                    .saturating_add(access.offset)
+                                    .saturating_add(bytes);
+                                push_end = push_end.max(end);
+                            }
+                            _ => push_dynamic = true,
+                        }
+                    }
+                    AddressSpace::Workgroup => {}
+                },
+                EffectOp::BufferSize(b) => {
+                    need.insert(UniformContent::BufferSize(b));
+                }
+                EffectOp::Builtin(Builtin::NumWorkgroups(axis)) => {
+                    need.insert(UniformContent::NumWorkgroups(axis));
+                }
+                EffectOp::Builtin(Builtin::FragCoord(1)) if !func.modes.origin_upper_left => {
+                    need.insert(UniformContent::FramebufferSize(1));
+                }
+                EffectOp::Builtin(Builtin::FragCoord(2)) => {
+                    need.insert(UniformContent::FragDepth);
+                }
+                EffectOp::Builtin(Builtin::HelperInvocation) => {
+                    need.insert(UniformContent::FramebufferSize(0));
+                    need.insert(UniformContent::FramebufferSize(1));
+                }
+                EffectOp::Input(slot) => match func.stage {
+                    Stage::Vertex => {
+                        need.insert(UniformContent::VertexInput(slot.location));
+                    }
+                    _ => {
+                        varyings.insert(slot.location);
+                        if slot.interp == agxc_egraph::ir::Interp::Flat {
+                            flat.insert(slot.location);
+                        } else {
+                            interpolated.insert(slot.location);
+                        }
+                    }
+                },
+                EffectOp::Output(slot) => match func.stage {
+                    Stage::Vertex => {
+                        need.insert(UniformContent::VertexOutput(slot));
+                    }
+                    _ => match slot {
+                        OutputSlot::Location { location, .. } => {
+                            colour_locations.insert(location);
+                        }
+                        OutputSlot::FragDepth => writes_depth = true,
+                        _ => {}
+                    },
+                },
+                EffectOp::Sample(s) => {
+                    textures.insert(s.texture);
+                    samplers.insert(s.sampler);
+                }
+                EffectOp::Fetch(f) => {
+                    textures.insert(f.texture);
+                }
+                EffectOp::TexSize(s) => {
+                    let axes = s.target.dim.size_components() as u8;
+                    for axis in 0..axes {
+                        need.insert(UniformContent::TextureSize(s.texture, axis));
+                    }
+                    if s.target.arrayed {
+                        need.insert(UniformContent::TextureSize(s.texture, 3));
+                    }
+                }
+                EffectOp::TexLevels(b) => {
+                    need.insert(UniformContent::TextureLevels(b));
+                }
+                EffectOp::Builtin(_)
+                | EffectOp::Barrier(_)
+                | EffectOp::Derivative(..)
+                | EffectOp::Demote => {}
+            }
+            if bad.is_none() {
+                bad = check_limits(func.stage, effect);
+            }
+        });
+        if let Some(e) = bad {
+            return Err(e);
+        }
+        if let Some(l) = flat.intersection(&interpolated).next() {
+            return Err(BackendError::Unsupported {
+                what: format!("varying location {l} read both flat and interpolated"),
+            });
+        }
+        if func.stage == Stage::Vertex {
+            need.insert(UniformContent::VertexCount);
+        }
+        if push_dynamic || push_end > MAX_PUSH_UNIFORM_BYTES {
+            need.insert(UniformContent::PushAddress);
+        }
+        if push_end <= MAX_PUSH_UNIFORM_BYTES {
+            for k in 0..push_end.div_ceil(4) {
+                need.insert(UniformContent::PushWord(k));
+            }
+        }
+
+        // 64-bit contents first so that every pair is even-aligned.
+        let mut uniforms = Vec::new();
+        let mut next: u32 = 0;
+        for wide in [true, false] {
+            for &content in need.iter().filter(|c| (c.words() == 2) == wide) {
+                let index = u16::try_from(next).ok().filter(|&i| i + content.words() <= 256);
+                let Some(index) = index else {
+                    return Err(BackendError::TooManyUniforms {
+                        needed: next + u32::from(content.words()),
+                    });
+                };
+                uniforms.push(UniformSlot { index, content });
+                next += u32::from(content.words());
+            }
+        }
+
+        let slots = |set: BTreeSet<Binding>, what: &'static str| {
+            set.into_iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    u8::try_from(i)
+                        .map(|slot| (b, slot))
+                        .map_err(|_| BackendError::TooManyBindings { what })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let mut render_targets: Vec<u8> = colour_locations.iter().map(|&l| l as u8).collect();
+        let depth_target = if writes_depth {
+            let t = colour_locations.iter().next_back().map_or(0, |&l| l + 1);
+            if t >= MAX_RENDER_TARGETS {
+                return Err(BackendError::Unsupported {
+                    what: "frag_depth with every render target in use".into(),
+                });
+            }
+            render_targets.push(t as u8);
+            Some(t as u8)
+        } else {
+            None
+        };
+        Ok(Abi {
+            uniforms,
+            textures: slots(textures, "textures")?,
+            samplers: slots(samplers, "samplers")?,
+            depth_target,
+            render_targets,
+            varyings: varyings.into_iter().collect(),
+            flat_varyings: flat.into_iter().collect(),
+        })
+    }
+
+    /// The first 32-bit uniform holding `content`, if the shader uses it.
+    pub fn uniform(&self, content: UniformContent) -> Option<u16> {
+        self.uniforms
+            .iter()
+            .find(|s| s.content == content)
+            .map(|s| s.index)
+    }
+
+    /// The texture slot of a binding.
+    pub fn texture_slot(&self, b: Binding) -> Option<u8> {
+        self.textures.iter().find(|t| t.0 == b).map(|t| t.1)
+    }
+
+    /// The sampler slot of a binding.
+    pub fn sampler_slot(&self, b: Binding) -> Option<u8> {
+        self.samplers.iter().find(|t| t.0 == b).map(|t| t.1)
+    }
+
+    /// 32-bit uniforms used.
+    pub fn uniform_words(&self) -> u32 {
+        self.uniforms
+            .iter()
+            .map(|s| u32::from(s.index) + u32::from(s.content.words()))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The value of `v` if a constant instruction defines it as an i32.
+fn const_i32(func: &Function, v: agxc_egraph::ir::Value) -> Option<i32> {
+    match func.values[v].def {
+        agxc_egraph::ir::ValueDef::Result(inst, 0) => match func.insts[inst].op {
+            Op::Const(c) if c.ty() == agxc_egraph::ir::Type::I32 => Some(c.as_i64() as i32),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Slots beyond what the encodings can address.
+fn check_limits(stage: Stage, effect: EffectOp) -> Option<BackendError> {
+    match (stage, effect) {
+        (Stage::Fragment, EffectOp::Input(slot)) if slot.location >= MAX_VARYINGS => {
+            Some(BackendError::Unsupported {
+                what: format!("varying location {} (at most 15)", slot.location),
+            })
+        }
+        (Stage::Fragment, EffectOp::Output(OutputSlot::Location { location, .. }))
+            if location >= MAX_RENDER_TARGETS =>
+        {
+            Some(BackendError::Unsupported {
+                what: format!("render target {location} (at most 7)"),
+            })
+        }
+        _ => None,
+    }
+}
+
+impl fmt::Display for Abi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.uniforms {
+            if s.content.words() == 2 {
+                writeln!(f, "u{}_u{}: {}", s.index, s.index + 1, s.content)?;
+            } else {
+                writeln!(f, "u{}: {}", s.index, s.content)?;
+            }
+        }
+        for (b, slot) in &self.textures {
+            writeln!(f, "texture slot {slot}: {b}")?;
+        }
+        for (b, slot) in &self.samplers {
+            writeln!(f, "sampler slot {slot}: {b}")?;
+        }
+        for l in &self.varyings {
+            writeln!(f, "varying slot {l}: location {l}")?;
+        }
+        if let Some(t) = self.depth_target {
+            writeln!(f, "render target {t}: frag_depth")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,417 @@
+//! Loads, stores and barriers.
+//!
+//! A load or store moves consecutive scalars; they are split into *runs* of up to four
+//! elements of one size (32-bit words, 16-bit halves; an `i64` is two words), each one
+//! `device_load`/`device_store` (or `threadgroup_*`) with a contiguous mask. Loaded values are
+//! views of the run's register group, so a `vec4` load needs no copies; stored values are
+//! copied into a contiguous group unless a single register already is one.
+//!
+//! Addresses (ERRATA.md, "device_load / device_store"): the base is the buffer's 64-bit
+//! address in a uniform pair (see [`crate::abi`]) and the offset an element index, so the IR's
+//! byte offset is divided by the element size: a constant offset becomes the signed 16-bit
+//! immediate; `x * size` (or `x << log2(size)`, or the double/quadruple through the shift
+//! field) uses `x` itself; anything else is shifted right. Misaligned offsets round down to the
+//! element, as the hardware does (the IR calls them errors).
+//!
+//! Push constants at constant offsets are read from their uniform registers; dynamic offsets
+//! load from the copy in memory. Workgroup memory uses `threadgroup_load`/`threadgroup_store`
+//! with 16-bit element indices. Device loads complete on a wait slot, which the `waits` pass
+//! assigns and waits on.
+
+use agxc_egraph::ir::{AddressSpace, BarrierKind, MemAccess, Op, PureOp, Type, Value};
+
+use super::{class_of, Isel};
+use crate::abi::UniformContent;
+use crate::error::BackendError;
+use crate::isa::{
+    BitfieldOp, DeviceAccess, ICond, Instr, IntSrc, MemBase, MemFormat, MemOffset, RegClass, Src,
+    TgAccess, TgBase, TgOffset, UReg,
+};
+use crate::mir::VReg;
+
+/// A run of equally sized elements moved by one instruction.
+struct Run {
+    /// Index of the first value of the run.
+    first: usize,
+    /// Values in the run.
+    count: usize,
+    /// Byte position of the run relative to the access's address.
+    pos: u32,
+    /// Element size in bytes (2 or 4).
+    size: u32,
+    /// Elements (an i64 counts two).
+    elements: u32,
+}
+
+/// Splits values of `types` into runs.
+fn runs(types: &[Type]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    let mut pos = 0;
+    for (i, &ty) in types.iter().enumerate() {
+        let size = if ty.bytes() == 2 { 2 } else { 4 };
+        let elements = ty.bytes().max(2) / size;
+        match out.last_mut() {
+            Some(run) if run.size == size && run.elements + elements <= 4 => {
+                run.count += 1;
+                run.elements += elements;
+            }
+            _ => out.push(Run {
+                first: i,
+                count: 1,
+                pos,
+                size,
+                elements,
+            }),
+        }
+        pos += ty.bytes();
+    }
+    out
+}
+
+/// How a dynamic byte offset becomes an element index: the index register, its extra shift
+/// and whether it is signed.
+#[derive(Clone, Copy)]
+struct Index {
+    reg: VReg,
+    shift: u8,
+    signed: bool,
+}
+
+impl Isel<'_> {
+    pub(super) fn load(
+        &mut self,
+        access: MemAccess,
+        offset: Value,
+        results: &[Value],
+    ) -> Result<(), BackendError> {
+        let types: Vec<Type> = results.iter().map(|&r| self.func.value_type(r)).collect();
+        let base = match access.space {
+            AddressSpace::Storage(b) | AddressSpace::Uniform(b) => {
+                self.abi_uniform(UniformContent::BufferAddress(b))?
+            }
+            AddressSpace::PushConstant => {
+                if self.push_from_uniforms(access, offset, results, &types)? {
+                    return Ok(());
+                }
+                self.abi_uniform(UniformContent::PushAddress)?
+            }
+            AddressSpace::Workgroup => return self.shared_access(access, offset, results, &types, false),
+        };
+        for run in runs(&types) {
+            let (off, shift) = self.element_offset(offset, access.offset + run.pos, run.size)?;
+            let data = self.run_group(run.size, run.elements);
+            self.m.op(Instr::DeviceLoad(DeviceAccess {
+                data,
+                base: MemBase::Uniform(base),
+                offset: off,
+                format: format(run.size),
+                mask: mask(run.elements),
+                shift,
+                slot: 0,
+            }));
+            self.define_run_results(&run, data, results, &types);
+        }
+        Ok(())
+    }
+
+    pub(super) fn store(
+        &mut self,
+        access: MemAccess,
+        offset: Value,
+        values: &[Value],
+    ) -> Result<(), BackendError> {
+        let types: Vec<Type> = values.iter().map(|&v| self.func.value_type(v)).collect();
+        let base = match access.space {
+            AddressSpace::Storage(b) => self.abi_uniform(UniformContent::BufferAddress(b))?,
+            AddressSpace::Workgroup => return self.shared_access(access, offset, values, &types, true),
+            _ => return Err(self.unsupported("a store to a read-only address space")),
+        };
+        for run in runs(&types) {
+            let (off, shift) = self.element_offset(offset, access.offset + run.pos, run.size)?;
+            let data = self.gather_run(&run, values, &types);
+            self.m.op(Instr::DeviceStore(DeviceAccess {
+                data,
+                base: MemBase::Uniform(base),
+                offset: off,
+                format: format(run.size),
+                mask: mask(run.elements),
+                shift,
+                slot: 0,
+            }));
+        }
+        Ok(())
+    }
+
+    pub(super) fn barrier(&mut self, kind: BarrierKind) {
+        // Loads complete in program order at issue and stores at once in this machine model,
+        // so a memory barrier orders nothing further; the execution barrier synchronises the
+        // workgroup's SIMD-groups (the waits pass drains pending loads before it).
+        if kind == BarrierKind::Workgroup {
+            self.m.op(Instr::ThreadgroupBarrier);
+        }
+    }
+
+    /// The data group of a run: one register, or a run of `elements` registers.
+    fn run_group(&mut self, size: u32, elements: u32) -> VReg {
+        let n = elements as u8;
+        let class = match (size, n) {
+            (4, 1) => RegClass::R32,
+            (4, _) => RegClass::Vec32(n),
+            (_, 1) => RegClass::H16,
+            _ => RegClass::Vec16(n),
+        };
+        self.m.new_group(class)
+    }
+
+    /// Gives each loaded value its view of the run's group (bools normalised to 0/1).
+    fn define_run_results(&mut self, run: &Run, data: VReg, results: &[Value], types: &[Type]) {
+        let mut unit = 0u16;
+        for i in run.first..run.first + run.count {
+            let ty = types[i];
+            let class = class_of(ty);
+            let view = data.view(unit, class);
+            unit += class.units() as u16;
+            if ty == Type::Bool {
+                let b = self.m.new_group(RegClass::R32);
+                self.icmpsel(b, ICond::Ueq, Src::reg(view), Src::Imm(0), Src::Imm(0), Src::Imm(1));
+                self.set(results[i], b);
+            } else {
+                self.set(results[i], view);
+            }
+        }
+    }
+
+    /// The stored values of a run in one contiguous group.
+    fn gather_run(&mut self, run: &Run, values: &[Value], types: &[Type]) -> VReg {
+        if run.count == 1 {
+            // One register (or pair) is already a run of one.
+            return self.reg(values[run.first]);
+        }
+        let data = self.run_group(run.size, run.elements);
+        let mut unit = 0u16;
+        for i in run.first..run.first + run.count {
+            let class = class_of(types[i]);
+            let view = data.view(unit, class);
+            unit += class.units() as u16;
+            let src = self.src(values[i]);
+            self.mov_src(view, src);
+        }
+        data
+    }
+
+    /// The element offset of `offset + bytes` for elements of `size` bytes, with the
+    /// instruction's extra shift.
+    fn element_offset(
+        &mut self,
+        offset: Value,
+        bytes: u32,
+        size: u32,
+    ) -> Result<(MemOffset<VReg>, u8), BackendError> {
+        let log2 = size.trailing_zeros();
+        if let Some(c) = self.konst(offset) {
+            let total = (c.as_i64() as i32 as i64) + i64::from(bytes);
+            let index = total >> log2;
+            if let Ok(imm) = i16::try_from(index) {
+                return Ok((MemOffset::Imm(imm), 0));
+            }
+            let reg = self.imm_reg(RegClass::R32, index as u64 & 0xffff_ffff);
+            return Ok((MemOffset::Reg { reg, signed: true }, 0));
+        }
+        let index = self.index_of(offset, log2);
+        let k = bytes >> log2;
+        if k == 0 {
+            return Ok((
+                MemOffset::Reg {
+                    reg: index.reg,
+                    signed: index.signed,
+                },
+                index.shift,
+            ));
+        }
+        // index' = k + (index << shift), one iadd with its shift field.
+        let reg = self.m.new_group(RegClass::R32);
+        let kk = self.imm_src(RegClass::R32, u64::from(k));
+        self.m.op(Instr::Iadd {
+            dst: crate::isa::Dst::new(reg),
+            a: IntSrc::zext(kk),
+            b: IntSrc::zext(Src::reg(index.reg)),
+            neg_b: false,
+            shift: index.shift,
+            sat: false,
+        });
+        Ok((
+            MemOffset::Reg {
+                reg,
+                signed: index.signed,
+            },
+            0,
+        ))
+    }
+
+    /// The element index of a dynamic byte offset: `x` when the offset is `x * size` (or
+    /// `x * 2size`, `x * 4size` with the shift field), else `offset >> log2(size)`.
+    fn index_of(&mut self, offset: Value, log2: u32) -> Index {
+        if let Some((x, shift)) = self.scaled_by(offset, log2) {
+            return Index {
+                reg: self.reg(x),
+                shift,
+                signed: true,
+            };
+        }
+        let reg = self.m.new_group(RegClass::R32);
+        let src = Src::reg(self.reg(offset));
+        self.bitfield_op(BitfieldOp::Bfeil, reg, Src::Imm(0), src, Src::Imm(log2 as u8), 0);
+        Index {
+            reg,
+            shift: 0,
+            signed: false,
+        }
+    }
+
+    /// `(x, s)` if `v = x << (log2 + s)` (as `imul` by a power of two or `ishl`), s in 0..=2.
+    fn scaled_by(&self, v: Value, log2: u32) -> Option<(Value, u8)> {
+        let inst = self.def_inst(v)?;
+        let data = &self.func.insts[inst];
+        let (x, amount) = match data.op {
+            Op::Pure(PureOp::Imul) => {
+                let (a, b) = (data.args[0], data.args[1]);
+                let (x, k) = match (self.konst(a), self.konst(b)) {
+                    (_, Some(k)) => (a, k),
+                    (Some(k), _) => (b, k),
+                    _ => return None,
+                };
+                let k = k.bits();
+                if !k.is_power_of_two() {
+                    return None;
+                }
+                (x, k.trailing_zeros())
+            }
+            Op::Pure(PureOp::Ishl) => (data.args[0], self.konst(data.args[1])?.bits() as u32 & 31),
+            _ => return None,
+        };
+        if self.func.value_type(x) != Type::I32 || amount < log2 || amount > log2 + 2 {
+            return None;
+        }
+        Some((x, (amount - log2) as u8))
+    }
+
+    /// Push-constant loads at constant offsets read uniforms; returns false if the load needs
+    /// the memory copy instead.
+    fn push_from_uniforms(
+        &mut self,
+        access: MemAccess,
+        offset: Value,
+        results: &[Value],
+        types: &[Type],
+    ) -> Result<bool, BackendError> {
+        let Some(c) = self.konst(offset) else {
+            return Ok(false);
+        };
+        let mut pos = c.as_i64() + i64::from(access.offset);
+        for (&r, &ty) in results.iter().zip(types) {
+            let bytes = i64::from(ty.bytes());
+            if pos < 0 || pos % bytes.min(4) != 0 {
+                return Err(self.unsupported(format!("a misaligned push-constant load at {pos}")));
+            }
+            let word = (pos / 4) as u32;
+            let Some(u) = self.abi.uniform(UniformContent::PushWord(word)) else {
+                return Ok(false);
+            };
+            match ty {
+                Type::I16 | Type::F16 => {
+                    let half = 2 * u + (pos % 4 / 2) as u16;
+                    self.uniform_value(r, UReg::U16(half));
+                }
+                Type::I64 => {
+                    let dst = self.m.new_group(RegClass::R64);
+                    let hi = self.abi_uniform(UniformContent::PushWord(word + 1))?;
+                    self.mov_src(dst.word(0), Src::Uniform(UReg::U32(u)));
+                    self.mov_src(dst.word(1), Src::Uniform(UReg::U32(hi)));
+                    self.set(r, dst);
+                }
+                Type::Bool => {
+                    let b = self.m.new_group(RegClass::R32);
+                    let x = Src::Uniform(UReg::U32(u));
+                    self.icmpsel(b, ICond::Ueq, x, Src::Imm(0), Src::Imm(0), Src::Imm(1));
+                    self.set(r, b);
+                }
+                _ => self.uniform_value(r, UReg::U32(u)),
+            }
+            pos += bytes;
+        }
+        Ok(true)
+    }
+
+    /// Workgroup-memory loads and stores.
+    fn shared_access(
+        &mut self,
+        access: MemAccess,
+        offset: Value,
+        values: &[Value],
+        types: &[Type],
+        store: bool,
+    ) -> Result<(), BackendError> {
+        for run in runs(types) {
+            let log2 = run.size.trailing_zeros();
+            let bytes = access.offset + run.pos;
+            let index = if let Some(c) = self.konst(offset) {
+                let total = (c.as_i64() as i32 as i64 + i64::from(bytes)) >> log2;
+                match i16::try_from(total) {
+                    Ok(v) => TgOffset::Imm(v),
+                    Err(_) => return Err(self.unsupported("a workgroup memory offset beyond 64 KiB")),
+                }
+            } else {
+                let k = bytes >> log2;
+                let idx = match self.scaled_by(offset, log2) {
+                    Some((x, 0)) => self.reg(x),
+                    _ => {
+                        let r = self.m.new_group(RegClass::R32);
+                        let src = Src::reg(self.reg(offset));
+                        self.bitfield_op(BitfieldOp::Bfeil, r, Src::Imm(0), src, Src::Imm(log2 as u8), 0);
+                        r
+                    }
+                };
+                let idx = if k == 0 {
+                    idx
+                } else {
+                    let r = self.m.new_group(RegClass::R32);
+                    let kk = self.imm_src(RegClass::R32, u64::from(k));
+                    self.iadd(r, IntSrc::zext(Src::reg(idx)), IntSrc::zext(kk), false);
+                    r
+                };
+                TgOffset::Reg(idx.lo16())
+            };
+            let data = if store {
+                self.gather_run(&run, values, types)
+            } else {
+                self.run_group(run.size, run.elements)
+            };
+            let a = TgAccess {
+                data,
+                base: TgBase::Imm(0),
+                offset: index,
+                format: format(run.size),
+                mask: mask(run.elements),
+            };
+            if store {
+                self.m.op(Instr::ThreadgroupStore(a));
+            } else {
+                self.m.op(Instr::ThreadgroupLoad(a));
+                self.define_run_results(&run, data, values, types);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn format(size: u32) -> MemFormat {
+    if size == 2 {
+        MemFormat::I16
+    } else {
+        MemFormat::I32
+    }
+}
+
+fn mask(elements: u32) -> u8 {
+    ((1u32 << elements) - 1) as u8
+}

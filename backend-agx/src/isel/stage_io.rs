@@ -1,0 +1,387 @@
+//! Stage inputs and outputs: built-ins through `get_sr` (and the ABI's uniforms), fragment
+//! varyings through `ld_var`, colour outputs through `st_tile`, derivatives through
+//! `dfdx`/`dfdy`, and the vertex stage's memory-based inputs and outputs (see [`crate::abi`]).
+//!
+//! Coarse derivatives are computed as fine ones (Vulkan allows it: "OpDPdxCoarse ... may
+//! be computed ... the same as OpDPdxFine"); the two agree on the affine varyings the
+//! fragment model supplies.
+
+use agxc_egraph::ir::{
+    Axis, Builtin, Const, DerivPrecision, InputSlot, Interp, OutputSlot, Stage, Type, Value,
+};
+
+use super::build::{HALF, ONE};
+use super::{class_of, CondForm, Isel};
+use crate::abi::UniformContent;
+use crate::error::BackendError;
+use crate::isa::{
+    Cmp, ConvertMode, DeviceAccess, Dst, FSrc, FUnaryOp, ICond, Instr, IntSrc, MemBase,
+    MemFormat, MemOffset, Precision, RegClass, Round, SpecialReg, Src, UReg,
+};
+use crate::mir::VReg;
+
+impl Isel<'_> {
+    /// `dst = get_sr sr` into a new 32-bit register.
+    fn get_sr(&mut self, sr: SpecialReg) -> VReg {
+        let dst = self.m.new_group(RegClass::R32);
+        self.m.op(Instr::GetSr {
+            dst: Dst::new(dst),
+            sr,
+        });
+        dst
+    }
+
+    /// The vertex index (the thread's grid position).
+    pub(super) fn vertex_index(&mut self) -> VReg {
+        if let Some(v) = self.vertex_id {
+            return v;
+        }
+        let v = self.get_sr(SpecialReg::ThreadPositionInGridX);
+        self.vertex_id = Some(v);
+        v
+    }
+
+    pub(super) fn builtin(&mut self, b: Builtin, r: Value) -> Result<(), BackendError> {
+        use SpecialReg::*;
+        let axis = |base: [SpecialReg; 3], c: u8| base[usize::from(c.min(2))];
+        match b {
+            Builtin::GlobalId(c) => {
+                let reg = self.get_sr(axis(
+                    [ThreadPositionInGridX, ThreadPositionInGridY, ThreadPositionInGridZ],
+                    c,
+                ));
+                self.set(r, reg);
+            }
+            Builtin::LocalId(c) => {
+                let reg = self.get_sr(axis(
+                    [
+                        ThreadPositionInThreadgroupX,
+                        ThreadPositionInThreadgroupY,
+                        ThreadPositionInThreadgroupZ,
+                    ],
+                    c,
+                ));
+                self.set(r, reg);
+            }
+            Builtin::WorkgroupId(c) => {
+                let reg = self.get_sr(axis(
+                    [
+                        ThreadgroupPositionInGridX,
+                        ThreadgroupPositionInGridY,
+                        ThreadgroupPositionInGridZ,
+                    ],
+                    c,
+                ));
+                self.set(r, reg);
+            }
+            Builtin::LocalIndex => {
+                let reg = self.get_sr(ThreadIndexInThreadgroup);
+                self.set(r, reg);
+            }
+            Builtin::WorkgroupSize(c) => {
+                let size = self.func.modes.local_size[usize::from(c.min(2))];
+                let k = Const::u32(size);
+                let reg = self.materialize_const(k);
+                self.set(r, reg);
+                self.set_const(r, k);
+            }
+            Builtin::NumWorkgroups(c) => {
+                let u = self.abi_uniform(UniformContent::NumWorkgroups(c))?;
+                self.uniform_value(r, UReg::U32(u));
+            }
+            Builtin::FragCoord(c) => self.frag_coord(c, r)?,
+            Builtin::FrontFacing => {
+                let back = self.get_sr(Backfacing);
+                let cmp = Cmp::Int {
+                    cond: ICond::Ueq,
+                    a: Src::reg(back),
+                    b: Src::Imm(0),
+                };
+                let reg = self.bool_from_cmp(cmp, false, 32);
+                self.set(r, reg);
+                self.set_cond(
+                    r,
+                    CondForm {
+                        cmp,
+                        invert: false,
+                        bits: 32,
+                    },
+                );
+            }
+            Builtin::HelperInvocation => {
+                // Outside the grid, or no longer covered (demoted or discarded).
+                let x = self.get_sr(ThreadPositionInGridX);
+                let y = self.get_sr(ThreadPositionInGridY);
+                let cover = self.get_sr(CoverageMask);
+                let w = self.abi_uniform(UniformContent::FramebufferSize(0))?;
+                let h = self.abi_uniform(UniformContent::FramebufferSize(1))?;
+                let inside_x = self.m.new_group(RegClass::R32);
+                self.icmpsel(
+                    inside_x,
+                    ICond::Ult,
+                    Src::reg(x),
+                    Src::Uniform(UReg::U32(w)),
+                    Src::reg(cover),
+                    Src::Imm(0),
+                );
+                let live = self.m.new_group(RegClass::R32);
+                self.icmpsel(
+                    live,
+                    ICond::Ult,
+                    Src::reg(y),
+                    Src::Uniform(UReg::U32(h)),
+                    Src::reg(inside_x),
+                    Src::Imm(0),
+                );
+                let cmp = Cmp::Int {
+                    cond: ICond::Ueq,
+                    a: Src::reg(live),
+                    b: Src::Imm(0),
+                };
+                let reg = self.bool_from_cmp(cmp, false, 32);
+                self.set(r, reg);
+                self.set_cond(
+                    r,
+                    CondForm {
+                        cmp,
+                        invert: false,
+                        bits: 32,
+                    },
+                );
+            }
+            Builtin::VertexIndex => {
+                let v = self.vertex_index();
+                self.set(r, v);
+            }
+            Builtin::InstanceIndex => {
+                let k = Const::i32(0);
+                let reg = self.materialize_const(k);
+                self.set(r, reg);
+                self.set_const(r, k);
+            }
+        }
+        Ok(())
+    }
+
+    /// `frag_coord`: pixel centres (or integer positions), origin upper left unless the
+    /// shader asks for lower left; z from the ABI; w = 1.
+    fn frag_coord(&mut self, c: u8, r: Value) -> Result<(), BackendError> {
+        let centre = !self.func.modes.pixel_center_integer;
+        match c {
+            0 | 1 => {
+                let sr = if c == 0 {
+                    SpecialReg::ThreadPositionInGridX
+                } else {
+                    SpecialReg::ThreadPositionInGridY
+                };
+                let p = self.get_sr(sr);
+                let flip = c == 1 && !self.func.modes.origin_upper_left;
+                let pos = if flip {
+                    // y = height - 1 - row (+ 0.5) = (height - row) - 1 (+ 0.5).
+                    let h = self.abi_uniform(UniformContent::FramebufferSize(1))?;
+                    let d = self.m.new_group(RegClass::R32);
+                    self.iadd(
+                        d,
+                        IntSrc::zext(Src::Uniform(UReg::U32(h))),
+                        IntSrc::zext(Src::reg(p)),
+                        true,
+                    );
+                    d
+                } else {
+                    p
+                };
+                let f = self.m.new_group(RegClass::R32);
+                self.convert(f, Src::reg(pos), ConvertMode::U32ToF, Round::Rte);
+                let adjust = match (flip, centre) {
+                    (false, true) => Some(FSrc::imm(HALF)),
+                    (false, false) => None,
+                    (true, true) => Some(FSrc::imm(HALF).negated()),
+                    (true, false) => Some(FSrc::imm(ONE).negated()),
+                };
+                match adjust {
+                    Some(k) => {
+                        let dst = self.m.new_group(RegClass::R32);
+                        self.fadd(Precision::F32, dst, FSrc::reg(f), k);
+                        self.set(r, dst);
+                    }
+                    None => self.set(r, f),
+                }
+            }
+            2 => {
+                let u = self.abi_uniform(UniformContent::FragDepth)?;
+                self.uniform_value(r, UReg::U32(u));
+            }
+            _ => {
+                let k = Const::f32(1.0);
+                let reg = self.materialize_const(k);
+                self.set(r, reg);
+                self.set_const(r, k);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn input(&mut self, slot: InputSlot, r: Value) -> Result<(), BackendError> {
+        let ty = self.func.value_type(r);
+        match self.func.stage {
+            Stage::Fragment => {
+                let float_class = if ty == Type::F16 {
+                    RegClass::H16
+                } else {
+                    RegClass::R32
+                };
+                let v = self.m.new_group(float_class);
+                self.m.op(Instr::LdVar {
+                    dst: v,
+                    index: slot.location as u8,
+                    mask: 1 << slot.component.min(3),
+                    perspective: slot.interp == Interp::Perspective,
+                });
+                let reg = self.float_to_input_type(v, ty);
+                self.set(r, reg);
+                Ok(())
+            }
+            Stage::Vertex => {
+                let base = self.abi_uniform(UniformContent::VertexInput(slot.location))?;
+                let offset = self.vertex_element(slot.component);
+                let v = self.m.new_group(RegClass::R32);
+                self.m.op(Instr::DeviceLoad(DeviceAccess {
+                    data: v,
+                    base: MemBase::Uniform(base),
+                    offset,
+                    format: MemFormat::I32,
+                    mask: 1,
+                    shift: 0,
+                    slot: 0,
+                }));
+                let reg = if ty == Type::F16 {
+                    let h = self.m.new_group(RegClass::H16);
+                    self.fmov(h, FSrc::reg(v));
+                    h
+                } else {
+                    self.float_to_input_type(v, ty)
+                };
+                self.set(r, reg);
+                Ok(())
+            }
+            Stage::Compute => Err(self.unsupported("a stage input in a compute shader")),
+        }
+    }
+
+    /// Integer inputs read their float value converted toward zero.
+    fn float_to_input_type(&mut self, v: VReg, ty: Type) -> VReg {
+        let mode = match ty {
+            Type::I32 => ConvertMode::FToS32,
+            Type::I16 => ConvertMode::FToS16,
+            _ => return v,
+        };
+        let dst = self.m.new_group(class_of(ty));
+        self.convert(dst, Src::reg(v), mode, Round::Rtz);
+        dst
+    }
+
+    /// The element index `4 * vertex + component` of a vertex attribute or output word.
+    fn vertex_element(&mut self, component: u8) -> MemOffset<VReg> {
+        let vid = self.vertex_index();
+        let idx = self.m.new_group(RegClass::R32);
+        self.m.op(Instr::Iadd {
+            dst: Dst::new(idx),
+            a: IntSrc::zext(Src::Imm(component)),
+            b: IntSrc::zext(Src::reg(vid)),
+            neg_b: false,
+            shift: 2,
+            sat: false,
+        });
+        MemOffset::Reg {
+            reg: idx,
+            signed: false,
+        }
+    }
+
+    pub(super) fn output(&mut self, slot: OutputSlot, v: Value) -> Result<(), BackendError> {
+        let ty = self.func.value_type(v);
+        let reg = self.reg(v);
+        // Integers are stored as their 32-bit pattern (16-bit ones sign-extended); f16 as is
+        // in a tile, widened to f32 in memory.
+        let word = match ty {
+            Type::I16 => {
+                let w = self.m.new_group(RegClass::R32);
+                self.iadd(w, IntSrc::sext(Src::reg(reg)), IntSrc::zext(Src::Imm(0)), false);
+                w
+            }
+            Type::F16 if self.func.stage == Stage::Vertex => {
+                let w = self.m.new_group(RegClass::R32);
+                self.fmov(w, FSrc::reg(reg));
+                w
+            }
+            _ => reg,
+        };
+        match self.func.stage {
+            Stage::Fragment => {
+                let (rt, component) = match slot {
+                    OutputSlot::Location {
+                        location,
+                        component,
+                    } => (location as u8, component),
+                    OutputSlot::FragDepth => (
+                        self.abi
+                            .depth_target
+                            .ok_or_else(|| self.internal("no depth target in the ABI"))?,
+                        0,
+                    ),
+                    _ => return Err(self.unsupported("a vertex output in a fragment shader")),
+                };
+                self.m.op(Instr::StTile {
+                    src: word,
+                    rt,
+                    mask: 1 << component.min(3),
+                    format: MemFormat::I32,
+                });
+                Ok(())
+            }
+            Stage::Vertex => {
+                let base = self.abi_uniform(UniformContent::VertexOutput(slot))?;
+                let component = match slot {
+                    OutputSlot::Location { component, .. } | OutputSlot::Position(component) => {
+                        component
+                    }
+                    _ => 0,
+                };
+                let offset = self.vertex_element(component);
+                self.m.op(Instr::DeviceStore(DeviceAccess {
+                    data: word,
+                    base: MemBase::Uniform(base),
+                    offset,
+                    format: MemFormat::I32,
+                    mask: 1,
+                    shift: 0,
+                    slot: 0,
+                }));
+                Ok(())
+            }
+            Stage::Compute => Err(self.unsupported("a stage output in a compute shader")),
+        }
+    }
+
+    pub(super) fn derivative(
+        &mut self,
+        axis: Axis,
+        _precision: DerivPrecision,
+        a: Value,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        if self.func.stage != Stage::Fragment {
+            return Err(self.unsupported("a derivative outside a fragment shader"));
+        }
+        let ty = self.func.value_type(r);
+        let op = match axis {
+            Axis::X => FUnaryOp::Dfdx,
+            Axis::Y => FUnaryOp::Dfdy,
+        };
+        let dst = self.m.new_group(class_of(ty));
+        let s = self.fsrc(a);
+        self.funary(op, dst, s);
+        self.set(r, dst);
+        Ok(())
+    }
+}

@@ -1,0 +1,187 @@
+//! Register allocation: virtual register groups to physical registers, in 16-bit units.
+//!
+//! Pipeline position: after scheduling, before control-flow lowering (`cflow`), hints and
+//! waits. The allocator is a linear scan ([`scan`]) over live intervals ([`liveness`]) of
+//! register groups:
+//!
+//! - units are 16-bit halves (`r0l` is half 0); a group of 32-bit registers, a 64-bit pair or a
+//!   run of registers for a memory or texture operand starts at an even half and is placed
+//!   contiguously, so every view of it is a valid operand;
+//! - `r0l` is reserved when the function has structured control flow (the execution-mask
+//!   stack counts in it); `r1` (the link register) is never used since the backend emits no
+//!   calls;
+//! - when the registers run out (256 halves, or the limit the options set), intervals are
+//!   spilled to the stack ([`spill`]) and allocation starts again, until everything fits.
+//!
+//! The result reports the halves used, which decides occupancy (ERRATA.md's table, see
+//! [`occupancy`]).
+
+pub mod liveness;
+pub mod scan;
+pub mod spill;
+
+use crate::error::BackendError;
+use crate::isa::{Instr, PReg};
+use crate::mir::{MFunction, MInst};
+
+/// Most allocate-and-spill rounds before giving up.
+pub const MAX_ROUNDS: usize = 64;
+
+/// An allocated function.
+#[derive(Clone, Debug)]
+pub struct Allocation {
+    /// The instructions over physical registers (structure still as pseudo-instructions).
+    pub insts: Vec<MInst<PReg>>,
+    /// 16-bit registers used: halves `0 .. gpr_halves`.
+    pub gpr_halves: u32,
+    /// Stack bytes per thread (spill slots).
+    pub stack_bytes: u32,
+    /// Groups spilled.
+    pub spilled: u32,
+    /// Whether `r0l` is reserved for the execution-mask stack.
+    pub exec_stack: bool,
+}
+
+/// Allocates registers for `m` within halves `0..limit` (at most 256).
+pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError> {
+    let exec_stack = m.insts.iter().any(|i| i.is_structure());
+    let reserved: Vec<u16> = if exec_stack { vec![0] } else { Vec::new() };
+    let mut unspillable = vec![false; m.groups.len()];
+    let mut frame = 0u32;
+    let mut spilled_total = 0u32;
+    for _ in 0..MAX_ROUNDS {
+        let iv = liveness::intervals(&m.insts, m.groups.len());
+        unspillable.resize(m.groups.len(), false);
+        match scan::scan(&iv, &m.groups, &unspillable, &reserved, limit.min(256)) {
+            scan::Scan::Assigned(base) => {
+                let mut used = if exec_stack { 1 } else { 0 };
+                for i in iv.iter().flatten() {
+                    let g = i.group as usize;
+                    used = used.max(u32::from(base[g]) + m.groups[g].units);
+                }
+                let insts = m
+                    .insts
+                    .into_iter()
+                    .map(|inst| {
+                        inst.map_regs(|v| PReg::new(base[v.group as usize] + v.offset, v.class))
+                    })
+                    .collect();
+                return Ok(Allocation {
+                    insts,
+                    gpr_halves: used.max(1),
+                    stack_bytes: frame,
+                    spilled: spilled_total,
+                    exec_stack,
+                });
+            }
+            scan::Scan::Spill(groups) => {
+                if groups.iter().any(|&g| unspillable[g as usize]) {
+                    return Err(BackendError::RegisterAllocation {
+                        reason: format!(
+                            "the operands of one instruction need more than {limit} halves"
+                        ),
+                    });
+                }
+                spilled_total += groups.len() as u32;
+                spill::spill(&mut m, &groups, &mut frame, &mut unspillable);
+            }
+        }
+    }
+    Err(BackendError::RegisterAllocation {
+        reason: format!("no allocation after {MAX_ROUNDS} rounds of spilling"),
+    })
+}
+
+/// Threads in flight per core for `halves` 16-bit registers (ERRATA.md, "Registers and
+/// occupancy").
+pub fn occupancy(halves: u32) -> u32 {
+    const TABLE: [(u32, u32); 10] = [
+        (104, 1024),
+        (112, 896),
+        (128, 832),
+        (136, 768),
+        (144, 704),
+        (160, 640),
+        (184, 576),
+        (208, 512),
+        (232, 448),
+        (256, 384),
+    ];
+    TABLE
+        .iter()
+        .find(|&&(limit, _)| halves <= limit)
+        .map_or(384, |&(_, threads)| threads)
+}
+
+/// Counts spill instructions in allocated code.
+pub fn spill_instructions(insts: &[MInst<PReg>]) -> u32 {
+    insts
+        .iter()
+        .filter(|i| matches!(i, MInst::Op(Instr::StackLoad(_) | Instr::StackStore(_))))
+        .count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{Dst, IntSrc, RegClass, Src};
+
+    #[test]
+    fn occupancy_follows_the_table() {
+        assert_eq!(occupancy(1), 1024);
+        assert_eq!(occupancy(104), 1024);
+        assert_eq!(occupancy(105), 896);
+        assert_eq!(occupancy(256), 384);
+    }
+
+    /// `n` values all live at once (defined, then summed in reverse order).
+    fn pressure(n: usize) -> MFunction {
+        let mut m = MFunction::default();
+        let vals: Vec<_> = (0..n).map(|_| m.new_group(RegClass::R32)).collect();
+        for (i, &v) in vals.iter().enumerate() {
+            m.op(Instr::MovImm {
+                dst: Dst::new(v),
+                imm: i as u32,
+            });
+        }
+        let acc = m.new_group(RegClass::R32);
+        m.op(Instr::MovImm {
+            dst: Dst::new(acc),
+            imm: 0,
+        });
+        for &v in vals.iter().rev() {
+            m.op(Instr::Iadd {
+                dst: Dst::new(acc),
+                a: IntSrc::zext(Src::reg(acc)),
+                b: IntSrc::zext(Src::reg(v)),
+                neg_b: false,
+                shift: 0,
+                sat: false,
+            });
+        }
+        m.op(Instr::StTile {
+            src: acc,
+            rt: 0,
+            mask: 1,
+            format: crate::isa::MemFormat::I32,
+        });
+        m
+    }
+
+    #[test]
+    fn allocation_without_pressure_does_not_spill() {
+        let a = allocate(pressure(10), 256).unwrap();
+        assert_eq!(a.spilled, 0);
+        // 11 32-bit values live at once at most: 22 halves.
+        assert_eq!(a.gpr_halves, 22);
+    }
+
+    #[test]
+    fn pressure_beyond_the_limit_spills() {
+        let a = allocate(pressure(20), 16).unwrap();
+        assert!(a.spilled > 0);
+        assert!(a.gpr_halves <= 16);
+        assert!(a.stack_bytes > 0);
+        assert!(spill_instructions(&a.insts) > 0);
+    }
+}

@@ -1,0 +1,120 @@
+//! The G13 cost model for extraction.
+//!
+//! Latency and issue cost per e-node from the latency table in ERRATA.md ("Latency model": a
+//! production compiler's numbers, in cycles); operations the G13 lacks are either unavailable
+//! (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
+//! instruction selection will emit (`fdiv` = `rcp` + `fmul`, `pow` = `log2` + `fmul` + `exp2`).
+//!
+//! - Source negate/absolute value and the destination saturate are free modifiers.
+//! - Comparisons are priced at half a select: on the G13 they fuse into their consumer
+//!   (`fcmpsel`/`icmpsel` for a select, `if_fcmp`/`if_icmp` for an `if`) and only cost a full
+//!   instruction when a bool must be materialized, which extraction cannot see per node.
+//! - 16-bit forms cost [`SIXTEEN_BIT_FACTOR`](agxc_egraph::opt::cost::SIXTEEN_BIT_FACTOR) of the
+//!   32-bit ones: half the register space, and fewer registers mean more threads in flight
+//!   (ERRATA.md, "Registers and occupancy").
+//! - Uniform values (constants, resource sizes and what is computed from them only) cost
+//!   [`UNIFORM_FACTOR`] of their price: like Mesa's AGX compiler (`agx_nir_opt_preamble.c`) the
+//!   backend computes them once per draw or dispatch in a preamble.
+//! - Texture samples: gradient sampling stays native except on cube maps, where the G13's
+//!   gradients misbehave (ERRATA.md, "texture_sample"), and there is no projective sampling; the
+//!   gradients (2n registers) and every other operand are priced as registers the sampler reads.
+
+use agxc_egraph::ir::{EffectOp, LodMode, PureOp, SampleOp, TexDim, Type};
+use agxc_egraph::opt::cost::{OpCost, SIXTEEN_BIT_FACTOR};
+use agxc_egraph::opt::{Facts, Kind, Node};
+
+/// Uniform values cost this fraction of their price: a preamble computes them once per draw or
+/// dispatch, so per invocation they are nearly free (not quite: preamble work still delays the
+/// first wave).
+pub const UNIFORM_FACTOR: f64 = 0.1;
+
+/// Extra issue cost of gradient mode over explicit LOD: the sampler reads 2n interleaved
+/// gradient registers (dx.x, dy.x, dx.y, dy.y, ...), which the shader must first move into place.
+pub const GRADIENT_PENALTY: f64 = 4.0;
+
+/// `fmadd`, `fadd`, `fmul`, `iadd`, `icmpsel`, `fcmpsel`.
+const FAST: OpCost = OpCost::new(2.0, 1.0);
+/// `imadd`, `sin_pt_1`, `floor`/`ceil`/`trunc`/`rint`.
+const MEDIUM: OpCost = OpCost::new(3.0, 2.0);
+/// `sin_pt_2`, `log2`, `exp2`.
+const SLOW: OpCost = OpCost::new(5.0, 2.0);
+/// `rcp`.
+const RCP: OpCost = OpCost::new(5.0, 3.0);
+/// `rsqrt` (and `rsqrt_special`).
+const RSQRT: OpCost = OpCost::new(6.0, 4.0);
+
+/// The cost of a table operation on the G13.
+pub fn op_cost(op: PureOp) -> OpCost {
+    use PureOp::*;
+    match op {
+        Fneg | Fabs | Fsat | Bitcast => OpCost::FREE,
+        Fadd | Fsub | Fmul | Fma | Fmin | Fmax => FAST,
+        Floor | Ceil | Ftrunc | FroundEven => MEDIUM,
+        // Lowered by mandatory rules (`fract-to-floor`, `sqrt-to-rsqrt-special`, sin/cos).
+        Fract | Sqrt | Sin | Cos => OpCost::UNAVAILABLE,
+        Fdiv => RCP.plus(FAST),
+        Rcp => RCP,
+        Rsqrt => RSQRT,
+        Exp2 | Log2 => SLOW,
+        Pow => SLOW.plus(FAST).plus(SLOW),
+        Feq | Fne | Flt | Fle | Fgt | Fge | Fequ | Fneu | Fltu | Fleu | Fgtu | Fgeu => {
+            FAST.scale(0.5)
+        }
+        Ieq | Ine | Ult | Ule | Ugt | Uge | Slt | Sle | Sgt | Sge => FAST.scale(0.5),
+        Iadd | Isub | Ineg | Iabs | Umin | Umax | Smin | Smax | Select => FAST,
+        Imul | Umulhi | Smulhi => MEDIUM,
+        // No divider: a sequence of a reciprocal estimate and multiply-adds.
+        Udiv | Sdiv | Urem | Srem => OpCost::new(40.0, 20.0),
+        Ishl | Ushr | Sshr | And | Or | Xor | Not => FAST,
+        Bfi | Ubfe | Sbfe | Popcount | FindLsb | UfindMsb | SfindMsb | Bitrev => FAST,
+        Fcvt | Uext | Sext | Itrunc | F2u | F2s | U2f | S2f => FAST,
+    }
+}
+
+/// The cost of a G13 operation by name (`None` for other targets' operations).
+pub fn custom_cost(name: &str) -> Option<OpCost> {
+    Some(match name {
+        "g13.sin_pt_1" => MEDIUM,
+        "g13.sin_pt_2" => SLOW,
+        "g13.rsqrt_special" => RSQRT,
+        "g13.fmadd_sat" | "g13.fadd_sat" | "g13.fmul_sat" => FAST,
+        _ => return None,
+    })
+}
+
+/// The cost of a texture sample.
+pub fn sample_cost(op: &SampleOp) -> OpCost {
+    if (op.lod == LodMode::Grad && op.target.dim == TexDim::Cube) || op.proj {
+        return OpCost::UNAVAILABLE;
+    }
+    let penalty = if op.lod == LodMode::Grad {
+        GRADIENT_PENALTY
+    } else {
+        0.0
+    };
+    OpCost::new(8.0, 4.0 + op.arity() as f64 + penalty)
+}
+
+/// The cost of an e-node whose class has `facts`.
+pub fn cost(node: &Node, facts: &Facts) -> OpCost {
+    let base = match node.kind {
+        Kind::Pure { op, .. } | Kind::Convert { op, .. } => op_cost(op),
+        Kind::Custom(c) => custom_cost(c.name()).unwrap_or(FAST),
+        Kind::Const(_) => OpCost::new(0.0, 0.1),
+        Kind::Leaf { .. } => OpCost::FREE,
+        Kind::Invariant { op, .. } => match op {
+            EffectOp::TexSize(_) | EffectOp::TexLevels(_) => MEDIUM,
+            _ => OpCost::new(1.0, 0.5),
+        },
+        Kind::Sample(s) => return sample_cost(&s),
+    };
+    let base = match facts.ty {
+        Some(Type::F16 | Type::I16) => base.scale(SIXTEEN_BIT_FACTOR),
+        _ => base,
+    };
+    if facts.uniform {
+        base.scale(UNIFORM_FACTOR)
+    } else {
+        base
+    }
+}

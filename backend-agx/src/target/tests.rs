@@ -1,0 +1,228 @@
+//! The G13 target's tests: soundness of every rule, the lowerings, accuracy, texture choices.
+
+use super::*;
+use agxc_egraph::ir::{
+    AddressSpace, Binding, Builder, Const, EffectOp, Function, LodMode, MemAccess, OpRegistry,
+    SampleOp, Stage, TexDim, TexTarget, Type, Value,
+};
+use agxc_egraph::opt::analysis::{eval_kind, node_type};
+use agxc_egraph::opt::term::Term;
+use agxc_egraph::opt::{optimize, probe, soundness, Kind, OptOptions};
+use std::sync::OnceLock;
+
+fn g13() -> &'static G13Target {
+    static T: OnceLock<G13Target> = OnceLock::new();
+    T.get_or_init(G13Target::new)
+}
+
+/// The one test that enumerates every rule the G13 optimizes with, generic and target.
+#[test]
+fn every_rule_generic_and_g13_is_sound() {
+    let rules = g13().rules();
+    assert!(rules.iter().any(|r| r.name == "sin-to-sin-pt"));
+    assert!(rules.iter().any(|r| r.name == "fma-add-mul-left"));
+    match soundness::check_rules(rules, &soundness::CheckConfig::default()) {
+        Ok(stats) => assert_eq!(stats.len(), rules.len()),
+        Err(errors) => {
+            let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            panic!("{} unsound rule(s):\n{}", errors.len(), text.join("\n"));
+        }
+    }
+}
+
+fn best(text: &str) -> String {
+    probe::best(g13(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn sin_and_cos_extract_to_the_sin_pt_sequence() {
+    for (text, turns) in [
+        ("(sin ?x)", "(fmul ?x 0.15915494:f32)"),
+        ("(cos ?x)", "(fma ?x 0.15915494:f32 0.25:f32)"),
+    ] {
+        let s = best(text);
+        assert!(s.starts_with("(fmul (g13.sin_pt_1 "), "{s}");
+        assert!(s.contains("(g13.sin_pt_2 (g13.sin_pt_1 "), "{s}");
+        assert!(s.contains(turns), "{s}");
+        assert!(s.contains("(floor "), "{s}");
+        assert!(
+            !s.contains("(sin ") && !s.contains("(cos ") && !s.contains("fract"),
+            "{s}"
+        );
+    }
+    let s = best("(sin ?x:f16)");
+    assert!(s.starts_with("(fcvt:f16 (fmul (g13.sin_pt_1"), "{s}");
+}
+
+#[test]
+fn tan_as_sin_over_cos_lowers_both() {
+    let s = best("(fdiv (sin ?x) (cos ?x))");
+    assert!(s.starts_with("(fdiv (fmul (g13.sin_pt_1"), "{s}");
+    assert_eq!(s.matches("g13.sin_pt_2").count(), 2, "{s}");
+}
+
+#[test]
+fn sqrt_and_saturate_use_the_g13_forms() {
+    assert_eq!(best("(sqrt ?x)"), "(fmul ?x (g13.rsqrt_special ?x))");
+    assert_eq!(
+        best("(fsat (fadd (fmul ?a ?b) ?c))"),
+        "(g13.fmadd_sat ?a ?b ?c)"
+    );
+    assert_eq!(best("(fsat (fmul ?a ?b))"), "(g13.fmul_sat ?a ?b)");
+    assert_eq!(best("(rcp (sqrt ?x))"), "(rsqrt ?x)");
+}
+
+/// A flattened term over one variable, evaluated with the IR's evaluation functions.
+struct Compiled(Vec<(Kind, Vec<usize>)>);
+
+impl Compiled {
+    fn new(t: &Term) -> Compiled {
+        fn go(t: &Term, out: &mut Vec<(Kind, Vec<usize>)>) -> usize {
+            match t {
+                Term::Var(..) => out.push((
+                    Kind::Leaf {
+                        value: Value::from_u32(0),
+                        ty: Type::F32,
+                    },
+                    vec![],
+                )),
+                Term::Node(k, kids) => {
+                    let ids = kids.iter().map(|kid| go(kid, out)).collect();
+                    out.push((*k, ids));
+                }
+                Term::Lit(_) => panic!("extracted terms have typed constants"),
+            }
+            out.len() - 1
+        }
+        let mut v = Vec::new();
+        go(t, &mut v);
+        Compiled(v)
+    }
+
+    fn eval(&self, x: f32) -> f32 {
+        let mut vals: Vec<Const> = Vec::with_capacity(self.0.len());
+        for (k, kids) in &self.0 {
+            let v = match k {
+                Kind::Leaf { .. } => Const::f32(x),
+                Kind::Const(c) => *c,
+                _ => {
+                    let args: Vec<Const> = kids.iter().map(|&i| vals[i]).collect();
+                    let tys: Vec<Option<Type>> = args.iter().map(|a| Some(a.ty())).collect();
+                    let ty = node_type(*k, &tys).expect("well-typed");
+                    eval_kind(*k, &args, ty).expect("an operation")
+                }
+            };
+            vals.push(v);
+        }
+        vals.last().expect("non-empty").as_f32()
+    }
+}
+
+fn lowered(text: &str) -> Compiled {
+    let s = best(text);
+    let reg = OpRegistry::with(&ops::OPS);
+    Compiled::new(&Term::parse(&s, &reg).expect("extracted term parses"))
+}
+
+fn max_error(c: &Compiled, f: fn(f64) -> f64, lo: f64, hi: f64, points: usize) -> f64 {
+    (0..points)
+        .map(|i| {
+            let x = (lo + (hi - lo) * i as f64 / (points - 1) as f64) as f32;
+            (c.eval(x) as f64 - f(x as f64)).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn sin_cos_accuracy() {
+    let sin = lowered("(sin ?x)");
+    let cos = lowered("(cos ?x)");
+    let pi = core::f64::consts::PI;
+    let bound = 2f64.powi(-11);
+    let es = max_error(&sin, f64::sin, -pi, pi, 1_000_000);
+    let ec = max_error(&cos, f64::cos, -pi, pi, 1_000_000);
+    println!("max abs error on [-pi, pi]: sin {es:e}, cos {ec:e}");
+    assert!(
+        es <= bound && ec <= bound,
+        "sin {es:e}, cos {ec:e} on [-pi, pi]"
+    );
+    let es = max_error(&sin, f64::sin, -1000.0, 1000.0, 1_000_000);
+    let ec = max_error(&cos, f64::cos, -1000.0, 1000.0, 1_000_000);
+    println!("max abs error on [-1000, 1000]: sin {es:e}, cos {ec:e}");
+    assert!(
+        es <= rules::SIN_COS_ERROR_1000 && ec <= rules::SIN_COS_ERROR_1000,
+        "sin {es:e}, cos {ec:e} on [-1000, 1000] exceed the documented bound"
+    );
+}
+
+// ---- texture choices under the G13's costs
+
+fn ssbo(binding: u32) -> MemAccess {
+    MemAccess {
+        space: AddressSpace::Storage(Binding::new(0, binding)),
+        offset: 0,
+    }
+}
+
+fn grad_sample(dim: TexDim, constant_grads: bool) -> Function {
+    let mut f = Function::new("t", Stage::Compute);
+    let mut b = Builder::new(&mut f);
+    let zero = b.i32(0);
+    let v = b
+        .effect(EffectOp::Load(ssbo(0)), &[zero], &[Type::F32; 9])
+        .to_vec();
+    let n = dim.coords();
+    let mut args = v[..n].to_vec();
+    for i in 0..2 * n {
+        args.push(if constant_grads {
+            b.f32(0.01 * (i + 1) as f32)
+        } else {
+            v[3 + i]
+        });
+    }
+    let op = SampleOp {
+        texture: Binding::new(0, 2),
+        sampler: Binding::new(0, 2),
+        target: TexTarget {
+            dim,
+            arrayed: false,
+        },
+        lod: LodMode::Grad,
+        proj: false,
+        shadow: false,
+        min_lod: false,
+        offset: [0; 3],
+    };
+    let r = b
+        .effect(EffectOp::Sample(op), &args, &[Type::F32; 4])
+        .to_vec();
+    b.effect(EffectOp::Store(ssbo(1)), &[vec![zero], r].concat(), &[]);
+    b.return_();
+    f
+}
+
+fn lod_mode(dim: TexDim, constant_grads: bool) -> LodMode {
+    let f = grad_sample(dim, constant_grads);
+    let out = optimize(&f, g13(), &OptOptions::default()).expect("optimizes");
+    assert_eq!(out.report.fallback, None);
+    assert!(out.report.unavailable.is_empty(), "{}", out.report);
+    let mut mode = None;
+    out.func.for_each_inst(|_, i| {
+        if let agxc_egraph::ir::Op::Effect(EffectOp::Sample(s)) = out.func.insts[i].op {
+            mode = Some(s.lod);
+        }
+    });
+    mode.expect("a sample")
+}
+
+#[test]
+fn txd_on_a_cube_map_extracts_to_txl() {
+    assert_eq!(lod_mode(TexDim::Cube, false), LodMode::Explicit);
+}
+
+#[test]
+fn txd_stays_native_unless_the_lod_is_uniform() {
+    assert_eq!(lod_mode(TexDim::D2, false), LodMode::Grad);
+    assert_eq!(lod_mode(TexDim::D2, true), LodMode::Explicit);
+    assert_eq!(lod_mode(TexDim::D3, true), LodMode::Explicit);
+}

@@ -1,0 +1,162 @@
+//! Register pressure beyond the register file: shaders that need more than 128 32-bit
+//! registers compile through spilling (`stack_store`/`stack_load`) and still match the
+//! interpreter; a register limit forces spilling inside loops and divergent code.
+
+mod common;
+
+use agxc_backend_agx::CompileOptions;
+use agxc_egraph::interp::Resources;
+use agxc_egraph::ir::Binding;
+use common::*;
+
+/// A chain `v[i] = v[i-1] * c[i] + d[i]` of `n` values, all kept until the end, where they
+/// are combined pairwise from both ends: every value is live when the last is computed.
+fn chain_shader(n: usize) -> String {
+    let mut s = String::from(
+        "function @pressure compute local_size(32, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:f32 = load storage(0, 0) [v2]
+",
+    );
+    let mut next = 4;
+    let mut chain = vec![3usize];
+    for i in 1..n {
+        let c = next;
+        let d = next + 1;
+        let v = next + 2;
+        next += 3;
+        let cv = 1.0 - (i % 7) as f32 * 0.015625;
+        let dv = (i % 5) as f32 * 0.125;
+        s += &format!(
+            "             v{c}:f32 = const {cv:?}\n             v{d}:f32 = const {dv:?}\n             v{v}:f32 = fmul v{}, v{c}\n",
+            chain[i - 1]
+        );
+        let w = next;
+        next += 1;
+        s += &format!("             v{w}:f32 = fadd v{v}, v{d}\n");
+        chain.push(w);
+    }
+    let mut acc = None;
+    for i in 0..n / 2 {
+        let p = next;
+        next += 1;
+        s += &format!("             v{p}:f32 = fmul v{}, v{}\n", chain[i], chain[n - 1 - i]);
+        acc = Some(match acc {
+            None => p,
+            Some(a) => {
+                let t = next;
+                next += 1;
+                s += &format!("             v{t}:f32 = fadd v{a}, v{p}\n");
+                t
+            }
+        });
+    }
+    s += &format!(
+        "             store storage(0, 1) [v2], v{}\n             return\n         }}",
+        acc.unwrap_or(3)
+    );
+    s
+}
+
+fn inputs() -> Resources {
+    let x: Vec<f32> = (0..32).map(|i| 0.5 + i as f32 * 0.03125).collect();
+    let mut res = Resources::new();
+    res.bind_storage(Binding::new(0, 0), f32s(&x));
+    res.bind_storage(Binding::new(0, 1), vec![0; 128]);
+    res
+}
+
+#[test]
+fn more_than_128_registers_spill_and_match() {
+    let f = parse(&chain_shader(160));
+    let binaries = check_compute(
+        &f,
+        &inputs(),
+        [1, 1, 1],
+        &[Out::F32(Binding::new(0, 1), Tol::ulps(64))],
+    );
+    for b in &binaries {
+        assert!(b.stats.spilled_values > 0, "160 live values must spill");
+        assert!(b.metadata.stack_bytes > 0);
+        assert!(b.metadata.gpr_halves <= 256);
+        assert!(b.disassembly.contains("stack_store") && b.disassembly.contains("stack_load"));
+    }
+}
+
+#[test]
+fn spilling_inside_loops_and_branches() {
+    // The nested-loop shader of e2e_compute under a limit of 12 halves (r0l, and a handful
+    // of 32-bit registers).
+    let f = parse(
+        "function @nested compute local_size(16, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:i32 = const 1
+             v4:i32 = and v0, v3
+             v5:i32 = const 0
+             v6:bool = ine v4, v5
+             v7:i32 = const 3
+             v30:f32 = load storage(0, 1) [v2]
+             v8:i32, v9:i32, v31:f32 = loop v5, v5, v30 {
+             block3(v10:i32, v11:i32, v32:f32):
+                 v12:bool = sge v10, v0
+                 if v12 {
+                 block4:
+                     break v10, v11, v32
+                 } else {
+                 block5:
+                     yield
+                 }
+                 v13:i32, v14:i32 = loop v5, v11 {
+                 block6(v15:i32, v16:i32):
+                     v17:bool = sge v15, v0
+                     if v17 {
+                     block7:
+                         break v15, v16
+                     } else {
+                     block8:
+                         yield
+                     }
+                     v18:i32 = iadd v10, v15
+                     v19:i32 = urem v18, v7
+                     v20:bool = ieq v19, v5
+                     v21:i32 = select v20, v3, v5
+                     v22:i32 = iadd v16, v21
+                     v23:i32 = iadd v15, v3
+                     continue v23, v22
+                 }
+                 v33:f32 = s2f v14
+                 v34:f32 = fadd v32, v33
+                 v24:i32 = iadd v10, v3
+                 continue v24, v14, v34
+             }
+             v35:i32 = bitcast v31
+             v36:i32 = select v6, v9, v35
+             store storage(0, 0) [v2], v36
+             return
+         }",
+    );
+    let mut res = Resources::new();
+    res.bind_storage(Binding::new(0, 0), u32s(&[0; 16]));
+    res.bind_storage(Binding::new(0, 1), f32s(&[0.5; 16]));
+    let opts = CompileOptions {
+        max_gpr_halves: 12,
+        ..CompileOptions::default()
+    };
+    let binaries = check_compute_with(
+        &f,
+        &res,
+        [1, 1, 1],
+        &[Out::Bytes(Binding::new(0, 0))],
+        &opts,
+    );
+    for b in &binaries {
+        assert!(b.metadata.gpr_halves <= 12);
+        assert!(b.stats.spilled_values > 0);
+    }
+}

@@ -1,0 +1,251 @@
+//! Shadow runs: the reference function executed invocation by invocation, with each value a
+//! bound on how far another correct implementation's corresponding value may be from it.
+//!
+//! The reference interpreter (`agxc_egraph::interp`) defines what a program computes; this
+//! module re-executes the same program one invocation at a time with the same evaluation
+//! functions (`PureOp::eval`; texture operations through the interpreter itself), so its
+//! output must equal the interpreter's byte for byte (the properties check that, which also
+//! cross-checks the interpreter's control flow). Beside each value it carries a [`Sv::e`]:
+//!
+//! - for floats: `0` means the other side's value is bit-identical (any NaN matching any NaN);
+//!   a finite `e > 0` that the other side's value is within `e` of it, with the same class (a
+//!   NaN stays NaN, an infinity stays that infinity, a finite value stays finite; `+0` and
+//!   `-0` may swap); infinite means unknown;
+//! - for integers and bools: `0` exact, infinite unknown (nothing in between).
+//!
+//! Errors enter where the [`ErrorModel`] says an implementation may differ and propagate
+//! through each operation ([`propagate`]). Control flow cannot carry a bound: where a branch
+//! condition may flip (an uncertain bool), the other side may run the other arm. An `if` whose
+//! condition may flip makes its results unknown; if its arms store or exit (`break`,
+//! `continue`, `return`), the invocation's whole output region (see [`Layout`]) becomes
+//! unknown from there on, because the other side may have stored elsewhere or stopped. A store
+//! to an uncertain address makes the whole output buffer unknown, a load from one gives unknown
+//! values.
+//!
+//! The result is the reference output and, per output byte, what the comparison may expect
+//! ([`Tolerances`]).
+
+mod exec;
+pub mod propagate;
+
+use crate::equiv::model::ErrorModel;
+use agxc_egraph::interp::{InterpError, Resources};
+use agxc_egraph::ir::{Binding, Const, Function, Inst, Type};
+
+/// A shadow value: the reference value and the bound (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sv {
+    /// The reference value.
+    pub v: Const,
+    /// How far the other side may be from it (`0` exact, infinite unknown).
+    pub e: f64,
+}
+
+/// Where the shadow run finds the output it tracks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The output buffer (the only one stores may go to).
+    pub output: Binding,
+    /// Bytes of the output buffer each invocation owns: invocation `i` (the linear global
+    /// index, x fastest) owns `i * invocation_bytes ..`.
+    pub invocation_bytes: usize,
+}
+
+/// What the comparison knows about one output byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteBound {
+    /// Never stored to: must keep its initial contents exactly.
+    Initial,
+    /// Part of a stored element (index into [`Tolerances::elements`]).
+    Element(usize),
+    /// Anything goes.
+    Unknown,
+}
+
+/// A stored scalar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Element {
+    /// Byte offset in the output buffer.
+    pub offset: usize,
+    /// The reference value (its type says how to read the bytes).
+    pub value: Const,
+    /// Its bound.
+    pub bound: f64,
+}
+
+impl Element {
+    /// The element's bytes.
+    pub fn range(&self) -> core::ops::Range<usize> {
+        self.offset..self.offset + self.value.ty().bytes() as usize
+    }
+}
+
+/// Per-byte expectations for the output buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tolerances {
+    /// One entry per output byte.
+    pub bytes: Vec<ByteBound>,
+    /// The stored elements the bytes refer to.
+    pub elements: Vec<Element>,
+}
+
+impl Tolerances {
+    fn new(len: usize) -> Tolerances {
+        Tolerances {
+            bytes: vec![ByteBound::Initial; len],
+            elements: Vec::new(),
+        }
+    }
+
+    fn store(&mut self, offset: usize, value: Const, bound: f64) {
+        let index = self.elements.len();
+        let element = Element {
+            offset,
+            value,
+            bound,
+        };
+        for b in element.range() {
+            if let Some(slot) = self.bytes.get_mut(b) {
+                *slot = ByteBound::Element(index);
+            }
+        }
+        self.elements.push(element);
+    }
+
+    fn forget(&mut self, range: core::ops::Range<usize>) {
+        let end = range.end.min(self.bytes.len());
+        for slot in &mut self.bytes[range.start.min(end)..end] {
+            *slot = ByteBound::Unknown;
+        }
+    }
+
+    /// How many output bytes are exact (initial contents or a stored element with bound 0),
+    /// within a finite bound, and unknown.
+    pub fn coverage(&self) -> Coverage {
+        let mut c = Coverage::default();
+        for b in &self.bytes {
+            match *b {
+                ByteBound::Initial => c.exact += 1,
+                ByteBound::Element(i) => match self.elements[i].bound {
+                    e if e == 0.0 => c.exact += 1,
+                    e if e.is_finite() => c.bounded += 1,
+                    _ => c.unknown += 1,
+                },
+                ByteBound::Unknown => c.unknown += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Output bytes by what the comparison checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Compared exactly.
+    pub exact: u64,
+    /// Compared within a finite bound.
+    pub bounded: u64,
+    /// Not compared.
+    pub unknown: u64,
+}
+
+impl core::ops::AddAssign for Coverage {
+    fn add_assign(&mut self, o: Coverage) {
+        self.exact += o.exact;
+        self.bounded += o.bounded;
+        self.unknown += o.unknown;
+    }
+}
+
+/// The result of a shadow run.
+#[derive(Clone, Debug)]
+pub struct ShadowRun {
+    /// The output buffer's final contents (must equal the interpreter's).
+    pub output: Vec<u8>,
+    /// What the other side's output may be.
+    pub tolerances: Tolerances,
+    /// Branch conditions that may flip, over all invocations.
+    pub flips: u32,
+}
+
+/// Why a shadow run failed (a program outside what it supports, or one the interpreter would
+/// reject too).
+#[derive(Debug, thiserror::Error)]
+pub enum ShadowError {
+    /// An operation the shadow run does not execute.
+    #[error("{inst}: the shadow run does not support {what}")]
+    Unsupported {
+        /// The instruction.
+        inst: Inst,
+        /// What it is.
+        what: String,
+    },
+    /// No buffer at a binding a load or store uses.
+    #[error("{inst}: no buffer bound at {binding}")]
+    MissingBuffer {
+        /// The instruction.
+        inst: Inst,
+        /// The binding.
+        binding: Binding,
+    },
+    /// An access outside its buffer or misaligned.
+    #[error("{inst}: {size}-byte access at byte {offset} of {binding} is out of bounds or misaligned")]
+    BadAccess {
+        /// The instruction.
+        inst: Inst,
+        /// The binding.
+        binding: Binding,
+        /// The byte offset.
+        offset: i64,
+        /// The scalar's size.
+        size: u32,
+    },
+    /// A loop ran too long.
+    #[error("{inst}: loop ran more than {limit} iterations")]
+    LoopLimit {
+        /// The loop.
+        inst: Inst,
+        /// The limit.
+        limit: u32,
+    },
+    /// The interpreter failed on a texture operation.
+    #[error("{inst}: texture operation: {source}")]
+    Texture {
+        /// The instruction.
+        inst: Inst,
+        /// The interpreter's error.
+        source: InterpError,
+    },
+    /// A structure the verifier guarantees is missing.
+    #[error("{inst}: malformed: {reason}")]
+    Malformed {
+        /// The instruction.
+        inst: Inst,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}
+
+/// Runs the compute function `func` over `groups` workgroups with `resources` (not modified)
+/// under `model`, tracking the output buffer `layout.output`.
+pub fn shadow_run(
+    func: &Function,
+    resources: &Resources,
+    groups: [u32; 3],
+    layout: &Layout,
+    model: &ErrorModel,
+) -> Result<ShadowRun, ShadowError> {
+    exec::run(func, resources, groups, layout, model)
+}
+
+/// Reads a scalar of type `ty` from little-endian bytes (a bool is 4 bytes, non-zero true).
+pub fn read_scalar(bytes: &[u8], ty: Type) -> Const {
+    let mut raw = [0u8; 8];
+    let n = (ty.bytes() as usize).min(bytes.len());
+    raw[..n].copy_from_slice(&bytes[..n]);
+    let bits = u64::from_le_bytes(raw);
+    match ty {
+        Type::Bool => Const::bool(bits != 0),
+        _ => Const::from_bits(ty, bits),
+    }
+}

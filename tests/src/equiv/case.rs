@@ -1,0 +1,73 @@
+//! Test cases: a random program and its input buffer, drawn reproducibly from a seed.
+
+use agxc_egraph::interp::{run_compute, InterpError, Limits, Resources};
+use agxc_egraph::ir::arbitrary::{bind_resources, Config, InputBuffer, Recipe, OUTPUT};
+use agxc_egraph::ir::Function;
+use quickcheck::Gen;
+
+/// Workgroups each case dispatches (along x): two, so that workgroup ids and the second
+/// group's output regions are exercised.
+pub const GROUPS: u32 = 2;
+
+/// quickcheck's size parameter for the generator (it scales the random integers the picks and
+/// constants are drawn from; program size is [`Config::max_stmts`]).
+pub const GEN_SIZE: usize = 100;
+
+/// A program and its inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The program.
+    pub recipe: Recipe,
+    /// The input buffer.
+    pub input: InputBuffer,
+}
+
+impl Case {
+    /// The case for `seed` under `config` (the same seed always gives the same case).
+    pub fn generate(seed: u64, config: &Config) -> Case {
+        let mut g = Gen::from_size_and_seed(GEN_SIZE, seed);
+        let recipe = Recipe::generate(&mut g, config);
+        let input = InputBuffer::generate(&mut g, config);
+        Case { recipe, input }
+    }
+
+    /// Invocations dispatched.
+    pub fn invocations(&self) -> u32 {
+        GROUPS * self.recipe.local_size.iter().product::<u32>()
+    }
+
+    /// The dispatch's workgroup counts.
+    pub fn groups(&self) -> [u32; 3] {
+        [GROUPS, 1, 1]
+    }
+
+    /// The resources of a run: the input buffer, a zeroed output buffer, the texture.
+    pub fn resources(&self) -> Resources {
+        bind_resources(&self.input, self.invocations())
+    }
+
+    /// Runs `func` in the reference interpreter on this case's resources; the output buffer.
+    pub fn interpret(&self, func: &Function) -> Result<Vec<u8>, InterpError> {
+        let mut res = self.resources();
+        run_compute(func, &mut res, self.groups(), &Limits::default())?;
+        Ok(res.buffer_data(OUTPUT).unwrap_or(&[]).to_vec())
+    }
+
+    /// Smaller cases: smaller programs first, then simpler inputs.
+    pub fn shrink(&self) -> impl Iterator<Item = Case> {
+        let input = self.input.clone();
+        let recipe = self.recipe.clone();
+        let programs = self.recipe.shrink().map(move |recipe| Case {
+            recipe,
+            input: input.clone(),
+        });
+        let inputs = self
+            .input
+            .shrink()
+            .map(move |input| Case {
+                recipe: recipe.clone(),
+                input,
+            });
+        programs.chain(inputs)
+    }
+}

@@ -1,0 +1,224 @@
+//! The two properties, checked on one case.
+//!
+//! 1. **Optimizer**: the optimized function, run in the reference interpreter, gives the
+//!    unoptimized function's output within the tolerances of the optimizer's error model.
+//! 2. **Backend**: the function compiled for the G13 (at -O0 as it is, at -O2 after the
+//!    optimizer with the G13 target) and run in the simulator gives the interpreter's output
+//!    within the tolerances of the G13 error model.
+//!
+//! Both start the same way: the reference interpreter runs the unoptimized function, and the
+//! shadow run (`bounds`) re-executes it to derive the tolerances; the two outputs must agree
+//! byte for byte, or the harness itself (or the interpreter) is wrong.
+
+use crate::equiv::bounds::{shadow_run, Coverage, Layout, ShadowRun};
+use crate::equiv::case::Case;
+use crate::equiv::compare::{compare, Mismatch};
+use crate::equiv::model::ErrorModel;
+use agxc_backend_agx::target::G13Target;
+use agxc_backend_agx::{compile, CompileOptions};
+use agxc_egraph::ir::arbitrary::{INVOCATION_BYTES, OUTPUT};
+use agxc_egraph::ir::Function;
+use agxc_egraph::opt::{optimize, OptOptions, Target};
+use std::sync::OnceLock;
+
+/// What is checked against the reference.
+#[derive(Clone, Copy)]
+pub enum Property<'t> {
+    /// Property (1): the optimizer with this target, tolerances from this model.
+    Optimizer {
+        /// The target (its rules and costs).
+        target: &'t dyn Target,
+        /// Where its results may differ.
+        model: ErrorModel,
+    },
+    /// Property (2): the G13 backend and simulator at this optimization level.
+    Backend(OptLevel),
+}
+
+/// The backend's optimization levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    /// No optimizer: the function as generated goes to instruction selection.
+    O0,
+    /// The optimizer with the G13 target first.
+    O2,
+}
+
+impl Property<'_> {
+    /// A short name for reports and directories.
+    pub fn name(&self) -> String {
+        match self {
+            Property::Optimizer { target, .. } => format!("opt-{}", target.name()),
+            Property::Backend(OptLevel::O0) => "g13-O0".into(),
+            Property::Backend(OptLevel::O2) => "g13-O2".into(),
+        }
+    }
+
+    fn model(&self) -> ErrorModel {
+        match self {
+            Property::Optimizer { model, .. } => *model,
+            Property::Backend(_) => ErrorModel::G13,
+        }
+    }
+}
+
+/// A passing case's statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pass {
+    /// Output bytes by how they were compared.
+    pub coverage: Coverage,
+    /// Branch conditions that may flip.
+    pub flips: u32,
+    /// The optimizer gave up and returned its input (its report's `fallback`).
+    pub fallback: bool,
+}
+
+/// A failing case: what went wrong, with everything a report shows.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// What went wrong: a mismatch, or an error of the optimizer, backend or a run.
+    pub what: String,
+    /// The first differing element, for mismatches.
+    pub mismatch: Option<Mismatch>,
+    /// The function as generated (the reference).
+    pub reference: Function,
+    /// The optimized function, if the optimizer ran.
+    pub optimized: Option<Function>,
+    /// The optimizer's report (rule firings), if it ran.
+    pub opt_report: Option<String>,
+    /// The saturated e-graph as DOT, if asked for and the optimizer ran.
+    pub dot: Option<String>,
+    /// The G13 disassembly, for backend cases that compiled.
+    pub disassembly: Option<String>,
+    /// The reference output buffer.
+    pub expected: Vec<u8>,
+    /// The output buffer under test (empty if it did not run).
+    pub got: Vec<u8>,
+}
+
+/// The result of checking one case.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Equal within the tolerances.
+    Pass(Pass),
+    /// A miscompile, or a valid program the compiler rejected or crashed on.
+    Fail(Box<Failure>),
+    /// The case could not be checked: the reference run failed or the shadow run disagreed
+    /// with the interpreter (a harness or interpreter bug, not the compiler's).
+    Harness(String),
+}
+
+/// The output layout of generated programs.
+const LAYOUT: Layout = Layout {
+    output: OUTPUT,
+    invocation_bytes: INVOCATION_BYTES as usize,
+};
+
+fn g13_target() -> &'static G13Target {
+    static TARGET: OnceLock<G13Target> = OnceLock::new();
+    TARGET.get_or_init(G13Target::new)
+}
+
+/// The reference output and the shadow run, or why the case cannot be checked.
+fn reference(case: &Case, func: &Function, model: &ErrorModel) -> Result<ShadowRun, String> {
+    let expected = case
+        .interpret(func)
+        .map_err(|e| format!("the reference interpreter rejects the generated program: {e}"))?;
+    let shadow = shadow_run(func, &case.resources(), case.groups(), &LAYOUT, model)
+        .map_err(|e| format!("shadow run: {e}"))?;
+    if shadow.output != expected {
+        let at = shadow
+            .output
+            .iter()
+            .zip(&expected)
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.len().min(shadow.output.len()));
+        return Err(format!(
+            "the shadow run's output differs from the interpreter's at byte {at}"
+        ));
+    }
+    Ok(shadow)
+}
+
+/// Checks `property` on `case`; `dumps` asks for the e-graph DOT (slow: only for reports).
+pub fn check(case: &Case, property: Property<'_>, dumps: bool) -> Outcome {
+    let func = case.recipe.lower();
+    let model = property.model();
+    let shadow = match reference(case, &func, &model) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Harness(e),
+    };
+    let mut failure = Failure {
+        what: String::new(),
+        mismatch: None,
+        reference: func.clone(),
+        optimized: None,
+        opt_report: None,
+        dot: None,
+        disassembly: None,
+        expected: shadow.output.clone(),
+        got: Vec::new(),
+    };
+    let fail = |mut f: Failure, what: String| {
+        f.what = what;
+        Outcome::Fail(Box::new(f))
+    };
+    let target: Option<&dyn Target> = match property {
+        Property::Optimizer { target, .. } => Some(target),
+        Property::Backend(OptLevel::O2) => Some(g13_target()),
+        Property::Backend(OptLevel::O0) => None,
+    };
+    let mut fallback = false;
+    let to_run = match target {
+        Some(target) => {
+            let mut opts = OptOptions::default();
+            opts.dump.dot = dumps;
+            match optimize(&func, target, &opts) {
+                Ok(out) => {
+                    fallback = out.report.fallback.is_some();
+                    failure.optimized = Some(out.func.clone());
+                    failure.opt_report = Some(out.report.to_string());
+                    failure.dot = out.dumps.dot;
+                    out.func
+                }
+                Err(e) => return fail(failure, format!("the optimizer failed: {e}")),
+            }
+        }
+        None => func.clone(),
+    };
+    let got = match property {
+        Property::Optimizer { .. } => match case.interpret(&to_run) {
+            Ok(out) => out,
+            Err(e) => {
+                return fail(
+                    failure,
+                    format!("the optimized program fails in the interpreter: {e}"),
+                )
+            }
+        },
+        Property::Backend(_) => {
+            let binary = match compile(&to_run, &CompileOptions::default()) {
+                Ok(b) => b,
+                Err(e) => return fail(failure, format!("the backend failed: {e}")),
+            };
+            failure.disassembly = Some(binary.disassembly.clone());
+            let mut res = case.resources();
+            if let Err(e) = agxc_backend_agx::sim::run_compute(&binary, &mut res, case.groups()) {
+                return fail(failure, format!("the simulator run failed: {e}"));
+            }
+            res.buffer_data(OUTPUT).unwrap_or(&[]).to_vec()
+        }
+    };
+    failure.got = got;
+    match compare(&shadow.output, &failure.got, &shadow.tolerances) {
+        Some(m) => {
+            failure.mismatch = Some(m);
+            fail(failure, "the outputs differ".into())
+        }
+        None => Outcome::Pass(Pass {
+            coverage: shadow.tolerances.coverage(),
+            flips: shadow.flips,
+            fallback,
+        }),
+    }
+}
