@@ -9,10 +9,15 @@ fn main() {
     let reg = agxc_egraph::opt::Target::registry(&target);
     let mut f = parse_function(&text, &reg).expect("IR parses");
     if std::env::args().any(|a| a == "-O2") {
-        f = agxc_egraph::opt::optimize(&f, &target, &Default::default()).expect("optimizes").func;
+        f = agxc_egraph::opt::optimize(&f, &target, &Default::default())
+            .expect("optimizes")
+            .func;
         println!("{f}");
     }
-    let opts = CompileOptions { dump_passes: true, ..CompileOptions::default() };
+    let opts = CompileOptions {
+        dump_passes: true,
+        ..CompileOptions::default()
+    };
     match compile(&f, &opts) {
         Ok(b) => {
             for d in &b.dumps {

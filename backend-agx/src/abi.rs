@@ -20,7 +20,7 @@
 //! | `FragDepth` | 32 | `frag_coord.z`, f32 bits |
 //! | `VertexCount` | 32 | vertices to shade |
 //! | `VertexInput(location)` | 64 | address of the attribute array of a location |
-//! | `VertexOutput(slot)` | 64 | address of an output array |
+//! | `VertexOutput(slot)` | 64 | address of an output array (per location; see below) |
 //!
 //! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
 //! dynamic offset loads from `PushAddress` with `device_load`.
@@ -43,16 +43,16 @@
 //! over a one-dimensional grid: thread `i` (thread_position_in_grid.x) shades vertex `i`, and
 //! threads with `i >= VertexCount` do nothing. Attribute location `l` is an array of four f32
 //! per vertex (16-byte stride) at `VertexInput(l)`; an integer attribute converts its float
-//! toward zero. Each output slot is an array of four 32-bit words per vertex at
-//! `VertexOutput(slot)`: `position`, `point_size` (component 0) and every varying location.
+//! toward zero. Each output location is an array of four 32-bit words per vertex at
+//! `VertexOutput(slot)` (the slot with component 0: [`output_array`]): `position`,
+//! `point_size` (component 0) and every varying location; integers are stored as their 32-bit
+//! pattern, f16 widened to f32.
 //! `vertex_index` is `i`, `instance_index` 0.
 
 use std::collections::BTreeSet;
 use std::fmt;
 
-use agxc_egraph::ir::{
-    AddressSpace, Binding, Builtin, EffectOp, Function, Op, OutputSlot, Stage,
-};
+use agxc_egraph::ir::{AddressSpace, Binding, Builtin, EffectOp, Function, Op, OutputSlot, Stage};
 
 use crate::error::BackendError;
 
@@ -104,7 +104,9 @@ impl fmt::Display for UniformContent {
             UniformContent::BufferAddress(b) => write!(f, "address of buffer {b}"),
             UniformContent::BufferSize(b) => write!(f, "size of buffer {b}"),
             UniformContent::PushAddress => f.write_str("address of the push constants"),
-            UniformContent::PushWord(k) => write!(f, "push constant bytes {}..{}", 4 * k, 4 * k + 4),
+            UniformContent::PushWord(k) => {
+                write!(f, "push constant bytes {}..{}", 4 * k, 4 * k + 4)
+            }
             UniformContent::NumWorkgroups(a) => write!(f, "workgroups on axis {a}"),
             UniformContent::TextureSize(b, a) => write!(f, "extent {a} of texture {b}"),
             UniformContent::TextureLevels(b) => write!(f, "levels of texture {b}"),
@@ -225,7 +227,7 @@ impl Abi {
                 },
                 EffectOp::Output(slot) => match func.stage {
                     Stage::Vertex => {
-                        need.insert(UniformContent::VertexOutput(slot));
+                        need.insert(UniformContent::VertexOutput(output_array(slot)));
                     }
                     _ => match slot {
                         OutputSlot::Location { location, .. } => {
@@ -288,7 +290,9 @@ impl Abi {
         let mut next: u32 = 0;
         for wide in [true, false] {
             for &content in need.iter().filter(|c| (c.words() == 2) == wide) {
-                let index = u16::try_from(next).ok().filter(|&i| i + content.words() <= 256);
+                let index = u16::try_from(next)
+                    .ok()
+                    .filter(|&i| i + content.words() <= 256);
                 let Some(index) = index else {
                     return Err(BackendError::TooManyUniforms {
                         needed: next + u32::from(content.words()),
@@ -358,6 +362,19 @@ impl Abi {
             .map(|s| u32::from(s.index) + u32::from(s.content.words()))
             .max()
             .unwrap_or(0)
+    }
+}
+
+/// The vertex output array a slot is written to: one array per location (component 0
+/// names it), one for `position`, one for `point_size`.
+pub fn output_array(slot: OutputSlot) -> OutputSlot {
+    match slot {
+        OutputSlot::Location { location, .. } => OutputSlot::Location {
+            location,
+            component: 0,
+        },
+        OutputSlot::Position(_) => OutputSlot::Position(0),
+        other => other,
     }
 }
 

@@ -114,7 +114,11 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                 let (else_at, end_at) = (matching[i].0, matching[i].1);
                 let arm_end = else_at.unwrap_or(end_at);
                 if worth_skipping(&insts[i + 1..arm_end]) {
-                    out.push(jump_none(if else_at.is_some() { else_label } else { end_label }));
+                    out.push(jump_none(if else_at.is_some() {
+                        else_label
+                    } else {
+                        end_label
+                    }));
                 }
                 frames.push(Frame::If {
                     else_label,
@@ -151,8 +155,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                 frames.push(Frame::Loop { head, end_label });
             }
             MInst::EndLoop => {
-                if let Some(Frame::Loop { head, end_label }) = frames.pop()
-                {
+                if let Some(Frame::Loop { head, end_label }) = frames.pop() {
                     out.push(stack(StackOp::While, always(), false, 2));
                     out.push(Lowered::Instr(Instr::JmpExecAny {
                         target: JumpTarget::Label(head),

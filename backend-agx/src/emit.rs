@@ -34,7 +34,10 @@ impl Emitted {
         for (i, instr) in self.instrs.iter().enumerate() {
             let pc = self.pcs[i] as usize;
             let end = self.pcs.get(i + 1).map_or(self.code.len(), |&p| p as usize);
-            let hex: String = self.code[pc..end].iter().map(|b| format!("{b:02x}")).collect();
+            let hex: String = self.code[pc..end]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
             let text = match instr {
                 Some(i) => i.to_string(),
                 None => "sample_mask 1, 0".to_string(),
@@ -85,10 +88,14 @@ pub fn emit(code: &[Lowered]) -> Result<Emitted, BackendError> {
             Lowered::Instr(i) => {
                 let resolved = match i.jump_target() {
                     Some(JumpTarget::Label(l)) => {
-                        let target = labels.get(&l).copied().ok_or_else(|| BackendError::Internal {
-                            pass: "emit",
-                            what: format!("label {l} is not bound"),
-                        })?;
+                        let target =
+                            labels
+                                .get(&l)
+                                .copied()
+                                .ok_or_else(|| BackendError::Internal {
+                                    pass: "emit",
+                                    what: format!("label {l} is not bound"),
+                                })?;
                         with_offset(i, target as i32 - at as i32)
                     }
                     _ => *i,

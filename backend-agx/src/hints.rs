@@ -23,7 +23,16 @@ use crate::mir::MInst;
 pub fn assign(insts: &mut [MInst<PReg>]) {
     let discardable = top_level_last_uses(insts);
     for (i, d) in discardable.iter().enumerate() {
-        if let (Some(dead), MInst::Op(op)) = (d, &mut insts[i]) {
+        if let (Some(live), MInst::Op(op)) = (d, &mut insts[i]) {
+            // A source is dead after the instruction if no later read needs it, or if the
+            // instruction itself overwrites it (the new value is not the one discarded).
+            let mut needed = **live;
+            op.for_each_def(|r| {
+                for h in r.halves() {
+                    needed[h as usize] = false;
+                }
+            });
+            let dead = &needed;
             op.hint_slots_mut(|slot| match slot {
                 HintSlot::Src { reg, hint } => {
                     if all_dead(dead, reg) {
@@ -42,8 +51,9 @@ pub fn assign(insts: &mut [MInst<PReg>]) {
     cache_hints(insts);
 }
 
-fn all_dead(live_after: &[bool; 256], reg: &PReg) -> bool {
-    reg.halves().all(|h| !live_after[h as usize])
+/// Whether none of `reg`'s halves is `needed` after the instruction.
+fn all_dead(needed: &[bool; 256], reg: &PReg) -> bool {
+    reg.halves().all(|h| !needed[h as usize])
 }
 
 /// For each top-level instruction executed with a full mask, the halves live after it.

@@ -193,7 +193,9 @@ pub fn run_fragment(
     grid: &FragmentGrid,
 ) -> Result<FragmentResult, SimError> {
     if binary.metadata.stage != Stage::Fragment {
-        return Err(SimError::Stage("run_fragment needs a fragment shader".into()));
+        return Err(SimError::Stage(
+            "run_fragment needs a fragment shader".into(),
+        ));
     }
     let abi = &binary.metadata.abi;
     let program = program(binary, SimStage::Fragment)?;

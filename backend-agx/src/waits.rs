@@ -66,7 +66,11 @@ pub fn insert(code: Vec<Lowered>) -> Vec<Lowered> {
             }
         }
         if let Some(slot) = load_slot_mut(&mut instr) {
-            let n = if slots[1].loads < slots[0].loads { 1 } else { 0 };
+            let n = if slots[1].loads < slots[0].loads {
+                1
+            } else {
+                0
+            };
             if slots[n].loads >= MAX_PENDING {
                 out.push(Lowered::Instr(Instr::Wait { slot: n as u8 }));
                 slots[n] = Slot::default();

@@ -301,7 +301,11 @@ fn sixteen_and_sixty_four_bit_memory() {
     );
     let mut rng = Rng(11);
     let halves: Vec<u8> = (0..34)
-        .flat_map(|_| half::f16::from_f32(rng.range_f32(-4.0, 4.0)).to_bits().to_le_bytes())
+        .flat_map(|_| {
+            half::f16::from_f32(rng.range_f32(-4.0, 4.0))
+                .to_bits()
+                .to_le_bytes()
+        })
         .collect();
     let longs: Vec<u8> = (0..16)
         .flat_map(|_| (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())).to_le_bytes())

@@ -27,7 +27,10 @@ fn grid(w: u32, h: u32) -> FragmentGrid {
                 [0.0, 0.125, 0.0, 0.0],
             ),
         )
-        .with_varying(1, Varying::affine([3.0, -7.0, 0.5, 0.0], [0.0; 4], [0.0; 4]))
+        .with_varying(
+            1,
+            Varying::affine([3.0, -7.0, 0.5, 0.0], [0.0; 4], [0.0; 4]),
+        )
         .with_clear([0.25, 0.5, 0.75, 1.0])
 }
 
@@ -182,7 +185,11 @@ fn texture_resources() -> Resources {
     let sampler = Sampler::linear()
         .with_mip(MipFilter::Linear)
         .with_wrap(Wrap::Repeat);
-    res.bind_combined(Binding::new(0, 1), mipped_texture(TextureFormat::Rgba32Float), sampler);
+    res.bind_combined(
+        Binding::new(0, 1),
+        mipped_texture(TextureFormat::Rgba32Float),
+        sampler,
+    );
     res
 }
 
@@ -238,11 +245,7 @@ fn texture_lod_modes() {
             "v5:f32 = const 0.5
              v6:f32 = const 0.75",
         ),
-        (
-            "explicit offset(1, -2, 0)",
-            ", v5",
-            "v5:f32 = const 1.0",
-        ),
+        ("explicit offset(1, -2, 0)", ", v5", "v5:f32 = const 1.0"),
         ("implicit proj", ", v5", "v5:f32 = const 2.0"),
     ];
     for (mode, operands, prelude) in cases {

@@ -62,10 +62,7 @@ fn cases(op: PureOp) -> Vec<(Vec<Type>, Type)> {
             .iter()
             .map(|&t| (vec![t, t, I32, I32], t))
             .collect(),
-        Signature::BitfieldExtract => [I32, I16]
-            .iter()
-            .map(|&t| (vec![t, I32, I32], t))
-            .collect(),
+        Signature::BitfieldExtract => [I32, I16].iter().map(|&t| (vec![t, I32, I32], t)).collect(),
         Signature::Convert { from, to, width } => {
             let all = [Bool, I16, I32, I64, F16, F32];
             let mut out = Vec::new();
@@ -150,7 +147,7 @@ fn inputs(op: PureOp, ty: Type, operand: usize, rng: &mut Rng) -> Vec<Const> {
                 } else {
                     let r = (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) as i64;
                     // Small amounts for shifts and bitfield offsets sometimes.
-                    if rng.next_u32() % 3 == 0 {
+                    if rng.next_u32().is_multiple_of(3) {
                         r % 40
                     } else {
                         r
@@ -312,7 +309,13 @@ fn resources(args: &[Type], inputs: &[Vec<Const>], result: Type) -> Resources {
 }
 
 /// Runs one case; returns Err(what) if the backend reports it unsupported.
-fn run_case(op: PureOp, args: &[Type], result: Type, const_last: bool, seed: u64) -> Result<(), String> {
+fn run_case(
+    op: PureOp,
+    args: &[Type],
+    result: Type,
+    const_last: bool,
+    seed: u64,
+) -> Result<(), String> {
     let mut rng = Rng(seed);
     let ins: Vec<Vec<Const>> = args
         .iter()
@@ -383,27 +386,9 @@ fn run_case(op: PureOp, args: &[Type], result: Type, const_last: bool, seed: u64
     Ok(())
 }
 
-/// The operation/type combinations the backend reports as unsupported (64-bit integer forms
-/// without a lowering yet). Anything else must compile and match.
-const KNOWN_UNSUPPORTED: &[&str] = &[
-    "umulhi on i64",
-    "smulhi on i64",
-    "udiv on i64",
-    "sdiv on i64",
-    "urem on i64",
-    "srem on i64",
-    "find_lsb on i64",
-    "ufind_msb on i64",
-    "sfind_msb on i64",
-    "f2u from f32 to i64",
-    "f2u from f16 to i64",
-    "f2s from f32 to i64",
-    "f2s from f16 to i64",
-    "u2f from i64 to f32",
-    "u2f from i64 to f16",
-    "s2f from i64 to f32",
-    "s2f from i64 to f16",
-];
+/// The operation/type combinations the backend reports as unsupported (none at present).
+/// Anything else must compile and match.
+const KNOWN_UNSUPPORTED: &[&str] = &[];
 
 #[test]
 fn every_pure_op_matches_the_interpreter() {

@@ -43,7 +43,11 @@ fn chain_shader(n: usize) -> String {
     for i in 0..n / 2 {
         let p = next;
         next += 1;
-        s += &format!("             v{p}:f32 = fmul v{}, v{}\n", chain[i], chain[n - 1 - i]);
+        s += &format!(
+            "             v{p}:f32 = fmul v{}, v{}\n",
+            chain[i],
+            chain[n - 1 - i]
+        );
         acc = Some(match acc {
             None => p,
             Some(a) => {
@@ -71,7 +75,9 @@ fn inputs() -> Resources {
 
 #[test]
 fn more_than_128_registers_spill_and_match() {
-    let f = parse(&chain_shader(160));
+    // However the products are scheduled, the first half of the chain (150 values, 300
+    // halves) is live when the middle is computed.
+    let f = parse(&chain_shader(300));
     let binaries = check_compute(
         &f,
         &inputs(),
@@ -79,7 +85,7 @@ fn more_than_128_registers_spill_and_match() {
         &[Out::F32(Binding::new(0, 1), Tol::ulps(64))],
     );
     for b in &binaries {
-        assert!(b.stats.spilled_values > 0, "160 live values must spill");
+        assert!(b.stats.spilled_values > 0, "150 live values must spill");
         assert!(b.metadata.stack_bytes > 0);
         assert!(b.metadata.gpr_halves <= 256);
         assert!(b.disassembly.contains("stack_store") && b.disassembly.contains("stack_load"));

@@ -152,6 +152,30 @@ fn shared_memory_is_per_workgroup_and_zeroed() {
     assert_eq!(stats.lanes, 16);
 }
 
+#[test]
+fn shared_memory_beyond_the_limit_is_refused_before_running() {
+    // 4 GiB of shared memory per workgroup would exhaust the host rather than run.
+    let huge = SHARED.replace("shared(32)", "shared(4294967295)");
+    let err = run_compute(&parse(&huge), &mut Resources::new(), [1, 1, 1], &Limits::default())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        InterpError::SharedMemory {
+            bytes: u32::MAX,
+            limit: 1 << 24
+        }
+    );
+    let limits = Limits {
+        max_shared_memory: 31,
+        ..Limits::default()
+    };
+    let err = run_compute(&parse(SHARED), &mut Resources::new(), [1, 1, 1], &limits).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bad launch: the function declares 32 bytes of shared memory, more than the limit of 31"
+    );
+}
+
 const DIVERGENT_BARRIER: &str = "
 function @bad_barrier compute local_size(4, 1, 1) {
 block0:

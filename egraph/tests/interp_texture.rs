@@ -499,6 +499,14 @@ mod errors {
         ));
         // Cube maps hold 6 faces per layer.
         assert!(Texture::new(TextureDesc::cube(TextureFormat::R32Float, 2), vec![0; 96]).is_ok());
+        // 6 faces times this many layers overflows 32 bits: an error, not an overflow.
+        let huge_array =
+            TextureDesc::cube(TextureFormat::R32Float, 1).with_layers(u32::MAX / 6 + 1);
+        assert_eq!(
+            Texture::new(huge_array, vec![]),
+            Err(TextureError::TooLarge)
+        );
+        assert_eq!(huge_array.slices(), u32::MAX);
         assert!(Texture::from_texels(d, &[[0.0; 4]; 15]).is_err());
     }
 

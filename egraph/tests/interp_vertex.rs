@@ -81,7 +81,14 @@ fn missing_and_short_attributes_are_errors() {
     let mut attributes = BTreeMap::new();
     attributes.insert(0, vec![[0.0; 4]; 2]);
     let err = run_vertex(&func, &Resources::new(), 3, &attributes, &Limits::default()).unwrap_err();
-    assert!(matches!(err, InterpError::BadLaunch(_)), "{err}");
+    assert_eq!(
+        err,
+        InterpError::MissingVertices {
+            location: 0,
+            supplied: 2,
+            needed: 3
+        }
+    );
 }
 
 #[test]

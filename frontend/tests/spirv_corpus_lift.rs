@@ -30,7 +30,11 @@ const SNAPSHOT_CASES: [&str; 12] = [
 fn entry_of(dir: &Path) -> Option<String> {
     let manifest = std::fs::read_to_string(dir.join("case.toml")).ok()?;
     manifest.lines().find_map(|line| {
-        let rest = line.trim().strip_prefix("entry")?.trim_start().strip_prefix('=')?;
+        let rest = line
+            .trim()
+            .strip_prefix("entry")?
+            .trim_start()
+            .strip_prefix('=')?;
         Some(rest.trim().trim_matches('"').to_string())
     })
 }
@@ -57,7 +61,11 @@ fn lift_case(dir: &Path) -> Result<agxc_egraph::ir::Function, String> {
 #[test]
 fn every_corpus_shader_lifts_and_verifies() {
     let dirs = cases();
-    assert!(dirs.len() >= 60, "expected the corpus of at least 60 shaders, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 60,
+        "expected the corpus of at least 60 shaders, found {}",
+        dirs.len()
+    );
     let mut failures = Vec::new();
     for dir in &dirs {
         match lift_case(dir) {
@@ -69,7 +77,13 @@ fn every_corpus_shader_lifts_and_verifies() {
             Err(e) => failures.push(format!("{}: {e}", dir.display())),
         }
     }
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), dirs.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -81,8 +95,13 @@ fn lifted_ir_matches_snapshots() {
         let func = lift_case(&dir).unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = func.to_string();
         // The dump is valid IR text: it reads back and prints the same.
-        let reparsed = parse_function(&text, &OpRegistry::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(reparsed.to_string(), text, "{name}: the printed IR does not round-trip");
+        let reparsed =
+            parse_function(&text, &OpRegistry::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            reparsed.to_string(),
+            text,
+            "{name}: the printed IR does not round-trip"
+        );
         let path = Path::new(SNAPSHOTS).join(format!("{name}.ir"));
         if bless {
             std::fs::write(&path, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -18,26 +18,52 @@ fn seed_words(name: &str) -> Vec<u32> {
 /// One change to a word stream; positions are taken modulo its length.
 #[derive(Clone, Debug)]
 enum Mutation {
-    FlipBit { at: usize, bit: u8 },
-    Replace { at: usize, word: u32 },
+    FlipBit {
+        at: usize,
+        bit: u8,
+    },
+    Replace {
+        at: usize,
+        word: u32,
+    },
     /// Keeps the opcode, changes the word count of the instruction word.
-    WordCount { at: usize, count: u16 },
-    Insert { at: usize, word: u32 },
-    Delete { at: usize },
-    Truncate { len: usize },
+    WordCount {
+        at: usize,
+        count: u16,
+    },
+    Insert {
+        at: usize,
+        word: u32,
+    },
+    Delete {
+        at: usize,
+    },
+    Truncate {
+        len: usize,
+    },
     /// Replaces an operand word of an instruction (the stream stays decodable more often).
-    Operand { inst: usize, slot: usize, word: u32 },
+    Operand {
+        inst: usize,
+        slot: usize,
+        word: u32,
+    },
     /// Removes or duplicates a whole instruction.
-    DropInst { inst: usize },
-    DupInst { inst: usize },
+    DropInst {
+        inst: usize,
+    },
+    DupInst {
+        inst: usize,
+    },
 }
 
 /// Words that often mean something: small ids and literals, opcodes with counts, extremes.
 fn interesting(g: &mut Gen) -> u32 {
     match u8::arbitrary(g) % 4 {
         0 => u32::arbitrary(g) % 64,
-        1 => (u32::arbitrary(g) % 8) << 16 | u32::arbitrary(g) % 400,
-        2 => *g.choose(&[0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0xffff]).expect("non-empty"),
+        1 => ((u32::arbitrary(g) % 8) << 16) | (u32::arbitrary(g) % 400),
+        2 => *g
+            .choose(&[0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0xffff])
+            .expect("non-empty"),
         _ => u32::arbitrary(g),
     }
 }
@@ -46,10 +72,22 @@ impl Arbitrary for Mutation {
     fn arbitrary(g: &mut Gen) -> Mutation {
         let at = usize::arbitrary(g);
         match u8::arbitrary(g) % 12 {
-            0 => Mutation::FlipBit { at, bit: u8::arbitrary(g) % 32 },
-            1 => Mutation::Replace { at, word: interesting(g) },
-            2 => Mutation::WordCount { at, count: u16::arbitrary(g) % 12 },
-            3 => Mutation::Insert { at, word: interesting(g) },
+            0 => Mutation::FlipBit {
+                at,
+                bit: u8::arbitrary(g) % 32,
+            },
+            1 => Mutation::Replace {
+                at,
+                word: interesting(g),
+            },
+            2 => Mutation::WordCount {
+                at,
+                count: u16::arbitrary(g) % 12,
+            },
+            3 => Mutation::Insert {
+                at,
+                word: interesting(g),
+            },
             4 => Mutation::Delete { at },
             5 => Mutation::Truncate { len: at },
             6 => Mutation::DropInst { inst: at },
@@ -80,7 +118,12 @@ impl Arbitrary for Case {
 
     fn shrink(&self) -> Box<dyn Iterator<Item = Case>> {
         let seed = self.seed;
-        Box::new(self.mutations.shrink().filter(|m| !m.is_empty()).map(move |mutations| Case { seed, mutations }))
+        Box::new(
+            self.mutations
+                .shrink()
+                .filter(|m| !m.is_empty())
+                .map(move |mutations| Case { seed, mutations }),
+        )
     }
 }
 

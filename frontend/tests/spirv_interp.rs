@@ -2,7 +2,12 @@
 //! in Rust from the GLSL source's meaning (`tests/data/*.comp`, built to `.spv` with
 //! `glslangValidator -V --target-env vulkan1.1 X.comp -o X.spv`).
 
-use agxc_egraph::interp::{bytes_f32, bytes_u32, f32_bytes, run_compute, u32_bytes, Limits, Resources};
+// The reference computations index vectors and matrices like the formulas they transcribe.
+#![allow(clippy::needless_range_loop)]
+
+use agxc_egraph::interp::{
+    bytes_f32, bytes_u32, f32_bytes, run_compute, u32_bytes, Limits, Resources,
+};
 use agxc_egraph::ir::{Binding, Function};
 use agxc_frontend::spirv::{lift, LiftOptions};
 use half::f16;
@@ -38,7 +43,10 @@ impl Rng {
 
 fn close(what: &str, got: f32, want: f64, abs: f64, rel: f64) {
     let ok = (got as f64 - want).abs() <= abs + rel * want.abs() || (got.is_nan() && want.is_nan());
-    assert!(ok, "{what}: got {got}, expected {want} (tolerance {abs} + {rel} relative)");
+    assert!(
+        ok,
+        "{what}: got {got}, expected {want} (tolerance {abs} + {rel} relative)"
+    );
 }
 
 // ---- control.comp
@@ -94,13 +102,86 @@ fn control_flow_matches_rust() {
     let n = 64;
     let a: Vec<i32> = (0..n).map(|_| rng.i32(-20, 20)).collect();
     let mut res = Resources::new();
-    res.bind_storage(Binding::new(0, 0), u32_bytes(&a.iter().map(|&x| x as u32).collect::<Vec<_>>()));
+    res.bind_storage(
+        Binding::new(0, 0),
+        u32_bytes(&a.iter().map(|&x| x as u32).collect::<Vec<_>>()),
+    );
     res.bind_storage(Binding::new(0, 1), vec![0; 4 * n]);
     run_compute(&func, &mut res, [4, 1, 1], &Limits::default()).expect("runs");
     let r = bytes_u32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
     assert!(a.contains(&0), "the inputs exercise the early return");
     for (i, &x) in a.iter().enumerate() {
         assert_eq!(r[i] as i32, control_expected(x), "invocation {i}, x = {x}");
+    }
+}
+
+// ---- loops.comp
+
+fn find(x: i32) -> i32 {
+    for i in 0..4 {
+        for j in 0..4 {
+            if i * 4 + j == x {
+                return i * 10 + j;
+            }
+        }
+    }
+    -1
+}
+
+fn loops_expected(x: i32) -> i32 {
+    let mut acc = 0;
+    let mut n = 0;
+    loop {
+        acc += n * x;
+        n += 1;
+        if n >= x & 7 {
+            break;
+        }
+    }
+    let mut ps: Vec<(i32, i32)> = (0..4).map(|i| (i * x, i + x)).collect();
+    ps[(x & 3) as usize].1 += 100;
+    for i in 0..3 {
+        match i + (x & 1) {
+            0 => {
+                for j in 0..3 {
+                    if j == x % 3 {
+                        break;
+                    }
+                    acc += 1;
+                }
+                continue;
+            }
+            1 => acc += ps[((i + x) & 3) as usize].1,
+            _ => acc -= ps[i as usize].0,
+        }
+        acc *= 2;
+    }
+    let mut r = acc + 1000 * find(x & 15);
+    for i in 0..5 {
+        for j in 0..5 {
+            if i * j == x {
+                return r + 7;
+            }
+        }
+    }
+    r -= 3;
+    r
+}
+
+#[test]
+fn loop_shapes_match_rust() {
+    let func = lift_data("loops");
+    let a: Vec<i32> = (0..32).map(|i| (i * 5) % 29).collect();
+    let mut res = Resources::new();
+    res.bind_storage(
+        Binding::new(0, 0),
+        u32_bytes(&a.iter().map(|&x| x as u32).collect::<Vec<_>>()),
+    );
+    res.bind_storage(Binding::new(0, 1), vec![0; 4 * a.len()]);
+    run_compute(&func, &mut res, [4, 1, 1], &Limits::default()).expect("runs");
+    let r = bytes_u32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
+    for (i, &x) in a.iter().enumerate() {
+        assert_eq!(r[i] as i32, loops_expected(x), "invocation {i}, x = {x}");
     }
 }
 
@@ -115,7 +196,8 @@ fn memory_layouts_and_promotion_match_rust() {
     let mut ubo = vec![0f32; 32];
     let rot: [[f32; 3]; 3] = core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
     let rm: [[f32; 3]; 2] = core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
-    let bias: [[f32; 4]; 2] = core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
+    let bias: [[f32; 4]; 2] =
+        core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
     for c in 0..3 {
         for r in 0..3 {
             ubo[c * 4 + r] = rot[c][r];
@@ -178,9 +260,20 @@ fn memory_layouts_and_promotion_match_rust() {
         let group = g / 8 * 8;
         let neighbour = tile[group + (g % 8 + 1) % 8];
         let b = bias[(idx[g][1] & 1) as usize];
-        let want = [p_all[g][1] + b[0], p_all[g][2] + b[1], neighbour + b[2], n as f32 + b[3]];
+        let want = [
+            p_all[g][1] + b[0],
+            p_all[g][2] + b[1],
+            neighbour + b[2],
+            n as f32 + b[3],
+        ];
         for c in 0..4 {
-            close(&format!("res[{g}].{c}"), out[g * 4 + c], want[c] as f64, 1e-5, 1e-5);
+            close(
+                &format!("res[{g}].{c}"),
+                out[g * 4 + c],
+                want[c] as f64,
+                1e-5,
+                1e-5,
+            );
         }
     }
 }
@@ -207,10 +300,17 @@ fn glsl_std450_matches_rust() {
     run_compute(&func, &mut res, [2, 1, 1], &Limits::default()).expect("runs");
     let out = bytes_f32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
     for i in 0..n {
-        let [a, b, c, d] = [input[4 * i], input[4 * i + 1], input[4 * i + 2], input[4 * i + 3]];
+        let [a, b, c, d] = [
+            input[4 * i],
+            input[4 * i + 1],
+            input[4 * i + 2],
+            input[4 * i + 3],
+        ];
         let (a64, b64, c64, d64) = (a as f64, b as f64, c as f64, d as f64);
         let r = |k: usize| out[i * 32 + k];
-        let t = |k: usize, want: f64, abs: f64, rel: f64| close(&format!("input {i}, slot {k}"), r(k), want, abs, rel);
+        let t = |k: usize, want: f64, abs: f64, rel: f64| {
+            close(&format!("input {i}, slot {k}"), r(k), want, abs, rel)
+        };
         t(0, a64.atan(), 1e-6, 0.0);
         t(1, a64.atan2(b64), 2e-6, 0.0);
         t(2, d64.asin(), 1e-5, 0.0);
@@ -232,11 +332,26 @@ fn glsl_std450_matches_rust() {
         assert_eq!(r(16), a * (1.0 - d) + b * d, "mix, input {i}");
         assert_eq!(r(17), if a < b { 0.0 } else { 1.0 }, "step, input {i}");
         assert_eq!(r(18), a.clamp(-1.0, 1.5), "clamp, input {i}");
-        assert_eq!(r(19), if a > 0.0 { 1.0 } else if a < 0.0 { -1.0 } else { 0.0 }, "sign");
+        assert_eq!(
+            r(19),
+            if a > 0.0 {
+                1.0
+            } else if a < 0.0 {
+                -1.0
+            } else {
+                0.0
+            },
+            "sign"
+        );
         t(20, 1.0 / c64.sqrt(), 0.0, 1e-6);
         let len3 = (a64 * a64 + b64 * b64 + c64 * c64).sqrt();
         t(21, len3, 0.0, 1e-6);
-        t(22, ((a64 - c64).powi(2) + (b64 - d64).powi(2)).sqrt(), 0.0, 1e-6);
+        t(
+            22,
+            ((a64 - c64).powi(2) + (b64 - d64).powi(2)).sqrt(),
+            0.0,
+            1e-6,
+        );
         t(23, b64 / len3, 1e-6, 1e-6);
         t(24, a64 * 2.0 - b64, 1e-6, 1e-6);
         let h = core::f64::consts::FRAC_1_SQRT_2;
@@ -252,14 +367,24 @@ fn glsl_std450_matches_rust() {
         t(27, m + e as f64, 0.0, 1e-7);
         let ex = (d * 10.0) as i32;
         assert_eq!(r(28), a * 2f32.powi(ex), "ldexp, input {i}");
-        let packed = (f16::from_f32(a).to_bits() as u32 | (f16::from_f32(b).to_bits() as u32) << 16) & 0x7fff_7fff;
+        let packed = (f16::from_f32(a).to_bits() as u32
+            | (f16::from_f32(b).to_bits() as u32) << 16)
+            & 0x7fff_7fff;
         assert_eq!(r(29).to_bits(), packed, "packHalf2x16, input {i}");
         let q = ((c * 0.1).clamp(0.0, 1.0) * 255.0).round_ties_even() / 255.0;
         assert_eq!(r(30), q, "unpackUnorm4x8(packUnorm4x8), input {i}");
         let ai = (a * 1000.0) as i32;
-        let msb = if ai >= 0 { 31 - ai.leading_zeros() as i32 } else { 31 - (!ai).leading_zeros() as i32 };
+        let msb = if ai >= 0 {
+            31 - ai.leading_zeros() as i32
+        } else {
+            31 - (!ai).leading_zeros() as i32
+        };
         let ones = ((c * 1000.0) as u32).count_ones();
-        assert_eq!(r(31), msb as f32 + 100.0 * ones as f32, "findMSB/bitCount, input {i}");
+        assert_eq!(
+            r(31),
+            msb as f32 + 100.0 * ones as f32,
+            "findMSB/bitCount, input {i}"
+        );
     }
 }
 
@@ -280,7 +405,13 @@ fn det(m: &[Vec<f64>]) -> f64 {
         .map(|r| {
             let sub: Vec<Vec<f64>> = m[1..]
                 .iter()
-                .map(|col| col.iter().enumerate().filter(|&(k, _)| k != r).map(|(_, &x)| x).collect())
+                .map(|col| {
+                    col.iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != r)
+                        .map(|(_, &x)| x)
+                        .collect()
+                })
                 .collect();
             let s = if r % 2 == 0 { 1.0 } else { -1.0 };
             s * m[0][r] * det(&sub)
@@ -293,10 +424,24 @@ fn inverse_col(m: &[Vec<f64>], col: usize) -> Vec<f64> {
     let n = m.len();
     // a[row][k]: the matrix, then the identity.
     let mut a: Vec<Vec<f64>> = (0..n)
-        .map(|r| (0..2 * n).map(|k| if k < n { m[k][r] } else if k - n == r { 1.0 } else { 0.0 }).collect())
+        .map(|r| {
+            (0..2 * n)
+                .map(|k| {
+                    if k < n {
+                        m[k][r]
+                    } else if k - n == r {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
         .collect();
     for p in 0..n {
-        let best = (p..n).max_by(|&x, &y| a[x][p].abs().total_cmp(&a[y][p].abs())).expect("rows");
+        let best = (p..n)
+            .max_by(|&x, &y| a[x][p].abs().total_cmp(&a[y][p].abs()))
+            .expect("rows");
         a.swap(p, best);
         let d = a[p][p];
         for k in 0..2 * n {
@@ -343,23 +488,86 @@ fn matrix_instructions_match_rust() {
         let v = a[1];
         let check = |slot: usize, want: [f64; 4]| {
             for c in 0..4 {
-                close(&format!("matrix {i}, slot {slot}.{c}"), out[(i * 8 + slot) * 4 + c], want[c], 1e-4, 1e-5);
+                close(
+                    &format!("matrix {i}, slot {slot}.{c}"),
+                    out[(i * 8 + slot) * 4 + c],
+                    want[c],
+                    1e-4,
+                    1e-5,
+                );
             }
         };
         check(0, mul_mv(a, &v));
-        check(1, core::array::from_fn(|c| (0..4).map(|r| v[r] * a[c][r]).sum()));
+        check(
+            1,
+            core::array::from_fn(|c| (0..4).map(|r| v[r] * a[c][r]).sum()),
+        );
         // (a * a^T) column 2: sum_k a[k] * a[k][2].
-        check(2, core::array::from_fn(|r| (0..4).map(|k| a[k][r] * a[k][2]).sum()));
+        check(
+            2,
+            core::array::from_fn(|r| (0..4).map(|k| a[k][r] * a[k][2]).sum()),
+        );
         let m4: Vec<Vec<f64>> = a.iter().map(|c| c.to_vec()).collect();
         let m3: Vec<Vec<f64>> = a[..3].iter().map(|c| c[..3].to_vec()).collect();
         let m2 = vec![vec![a[2][0], a[2][1]], vec![a[3][2], a[3][3]]];
-        check(3, [det(&m4), det(&m3), det(&m2), v.iter().map(|x| x * x).sum()]);
+        check(
+            3,
+            [det(&m4), det(&m3), det(&m2), v.iter().map(|x| x * x).sum()],
+        );
         let inv1 = inverse_col(&m4, 1);
         check(4, [inv1[0], inv1[1], inv1[2], inv1[3]]);
         let inv3 = inverse_col(&m3, 2);
         let inv2 = inverse_col(&m2, 1);
         check(5, [inv3[0], inv3[1], inv3[2], inv2[0]]);
         check(6, core::array::from_fn(|r| v[r] * a[3][0] + a[3][r] * 2.0));
-        check(7, [a[1][0] * a[1][0], a[1][1] * a[1][1], a[1][2] * a[1][2], 0.0]);
+        check(
+            7,
+            [a[1][0] * a[1][0], a[1][1] * a[1][1], a[1][2] * a[1][2], 0.0],
+        );
+    }
+}
+
+// ---- vertex.vert
+
+#[test]
+fn vertex_outputs_match_rust() {
+    use agxc_egraph::interp::run_vertex;
+    use std::collections::BTreeMap;
+    let func = lift_data("vertex");
+    let mut rng = Rng(5);
+    // std140: mat4 mvp (columns 16 bytes apart) at 0, float size at 64.
+    let mvp: [[f32; 4]; 4] = core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
+    let size = 3.5f32;
+    let mut ubo: Vec<f32> = mvp.iter().flatten().copied().collect();
+    ubo.extend([size, 0.0, 0.0, 0.0]);
+    let mut res = Resources::new();
+    res.bind_uniform(Binding::new(0, 0), f32_bytes(&ubo));
+    let n = 6;
+    let pos: Vec<[f32; 4]> = (0..n)
+        .map(|_| {
+            [
+                rng.f32(-2.0, 2.0),
+                rng.f32(-2.0, 2.0),
+                rng.f32(-2.0, 2.0),
+                0.0,
+            ]
+        })
+        .collect();
+    let uv: Vec<[f32; 4]> = (0..n)
+        .map(|_| [rng.f32(0.0, 1.0), rng.f32(0.0, 1.0), 0.0, 0.0])
+        .collect();
+    let attributes = BTreeMap::from([(0, pos.clone()), (1, uv.clone())]);
+    let out = run_vertex(&func, &res, n as u32, &attributes, &Limits::default()).expect("runs");
+    for v in 0..n {
+        let p = [pos[v][0], pos[v][1], pos[v][2], 1.0];
+        for r in 0..4 {
+            // mvp * p, summed column by column as the IR does.
+            let want = mvp[0][r] * p[0] + mvp[1][r] * p[1] + mvp[2][r] * p[2] + mvp[3][r] * p[3];
+            assert_eq!(out.positions[v][r], want, "vertex {v}, position.{r}");
+        }
+        assert_eq!(out.point_sizes[v], size + v as f32);
+        assert_eq!(out.varyings[&0][v][..2], [uv[v][0] * 2.0, uv[v][1] * 2.0]);
+        assert_eq!(out.varyings[&1][v][0], (v & 1) as f32);
+        assert_eq!(out.varyings[&2][v][0], pos[v][2]);
     }
 }

@@ -74,11 +74,17 @@ pub enum LoadError {
         /// The metadata's `gpr_halves`.
         declared: u32,
     },
-    /// The metadata is inconsistent.
-    #[error("bad program metadata: {reason}")]
-    Metadata {
-        /// What is wrong.
-        reason: String,
+    /// A metadata field is outside the range the simulator supports.
+    #[error("bad program metadata: {field} is {value}, must be in {min}..={max}")]
+    MetadataOutOfRange {
+        /// The [`crate::program::ProgramMetadata`] field.
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// The smallest value accepted.
+        min: u32,
+        /// The largest value accepted.
+        max: u32,
     },
     /// The code is empty or larger than the simulator addresses (4 GiB).
     #[error("code size {size} bytes is not supported (must be 2 ..= 2^32 - 1)")]
@@ -350,11 +356,36 @@ pub enum RuntimeError {
         /// Which setter.
         what: &'static str,
     },
-    /// Dispatch parameters the simulator cannot run.
-    #[error("bad dispatch: {reason}")]
-    BadDispatch {
-        /// What is wrong.
-        reason: String,
+    /// A dispatch of a program of the wrong stage (`dispatch_compute` of a fragment program,
+    /// `shade_fragments` of a compute one).
+    #[error("{call} needs a {needed} program, got a {got} one")]
+    WrongStage {
+        /// The runtime call.
+        call: &'static str,
+        /// The stage it runs.
+        needed: &'static str,
+        /// The program's stage.
+        got: &'static str,
+    },
+    /// A workgroup size whose thread count is 0 or above
+    /// [`crate::runtime::MAX_WORKGROUP_THREADS`].
+    #[error("workgroup {size:?} must have 1..={max} threads")]
+    WorkgroupSize {
+        /// The requested size.
+        size: [u32; 3],
+        /// The largest thread count.
+        max: u32,
+    },
+    /// A fragment grid that is empty or has more than [`crate::runtime::MAX_FRAGMENT_PIXELS`]
+    /// pixels.
+    #[error("fragment grid {width}x{height} is empty or larger than {max} pixels")]
+    FragmentGrid {
+        /// Grid width.
+        width: u32,
+        /// Grid height.
+        height: u32,
+        /// The largest pixel count.
+        max: u64,
     },
 }
 

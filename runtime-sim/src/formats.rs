@@ -184,14 +184,21 @@ fn small_float(bits: u32, m: u32) -> f32 {
     }
 }
 
-/// Rounds `v` to the unsigned float with 5 exponent bits and `m` mantissa bits (nearest even;
-/// negatives and -0 to 0, NaN to a NaN, overflow to infinity).
+/// Rounds `v` to the unsigned float with 5 exponent bits and `m` mantissa bits: nearest even;
+/// negatives, -0 and -inf to 0; NaN to a NaN; +inf to +inf; a finite value too large for the
+/// format to the largest finite value (OpenGL's rule for the 11- and 10-bit unsigned floats:
+/// finite values never become infinity).
 fn to_small_float(v: f32, m: u32) -> u32 {
+    let infinity = 0x1f << m;
     if v.is_nan() {
-        return (0x1f << m) | 1;
+        return infinity | 1;
     }
     if v <= 0.0 {
         return 0;
+    }
+    if v.is_infinite() {
+        // Before the scaling below, which would saturate to u64::MAX and overflow the sum.
+        return infinity;
     }
     let v = f64::from(v);
     let exponent = f64_exponent(v);
@@ -206,8 +213,8 @@ fn to_small_float(v: f32, m: u32) -> u32 {
     } else {
         ((biased as u64) << m) + (n - (1 << m))
     };
-    if bits >= (0x1f << m) {
-        0x1f << m
+    if bits >= u64::from(infinity) {
+        infinity - 1
     } else {
         bits as u32
     }

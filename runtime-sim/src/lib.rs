@@ -85,6 +85,10 @@
 //!   64-bit base addresses from uniform pairs (`u0_u1` is `set_uniform64(0, ..)`).
 //! - Textures and samplers are bound to slots, which the texture instructions' `T` and `S`
 //!   operands index; the descriptor model, texel layout and sampling rules are in [`texture`].
+//! - Sizes are bounded so that a bad request is an error, never an exhausted host: threadgroup
+//!   memory and stack per thread ([`program::MAX_THREADGROUP_MEMORY`],
+//!   [`program::MAX_STACK_SIZE`]), one allocation ([`memory::MAX_ALLOCATION`]), workgroups
+//!   ([`runtime::MAX_WORKGROUP_THREADS`]) and fragment grids ([`runtime::MAX_FRAGMENT_PIXELS`]).
 //! - Varyings: `ld_var` slot `n` reads [`runtime::FragmentSetup::varyings`]`[n]`; component `j`
 //!   of its mask is plane `j`, `value(x, y) = (base + ddx * (x + 0.5)) + ddy * (y + 0.5)` in f32
 //!   at the pixel centre (flat slots: `base`).

@@ -14,6 +14,10 @@ pub const ALLOC_BASE: u64 = 0x1_0000_0000;
 /// instead of landing in the next.
 const GUARD: u64 = 0x1000;
 
+/// The largest single allocation, 4 GiB: allocations are host vectors, and a size read from a
+/// bad request must fail as an error rather than abort the process on a failed host allocation.
+pub const MAX_ALLOCATION: u64 = 1 << 32;
+
 /// Device memory.
 #[derive(Debug, Clone, Default)]
 pub struct DeviceMemory {
@@ -51,8 +55,8 @@ impl DeviceMemory {
                 address: start,
                 size,
             })?;
+        // `map` moves `next` past the new allocation and its guard gap.
         self.map(address, size)?;
-        self.next = address + size + GUARD;
         Ok(address)
     }
 
@@ -66,16 +70,19 @@ impl DeviceMemory {
                 reason: "size is 0",
             });
         }
-        let len = usize::try_from(size).map_err(|_| RuntimeError::BadAllocation {
-            reason: "size exceeds host memory",
-        })?;
+        let len = usize::try_from(size)
+            .ok()
+            .filter(|_| size <= MAX_ALLOCATION)
+            .ok_or(RuntimeError::BadAllocation {
+                reason: "size exceeds the simulator's 4 GiB limit",
+            })?;
         if let Some((&base, bytes)) = self.allocations.range(..end).next_back() {
             if base + bytes.len() as u64 > address {
                 return Err(RuntimeError::Overlap { address, size });
             }
         }
         self.allocations.insert(address, vec![0; len]);
-        self.next = self.next.max(end + GUARD);
+        self.next = self.next.max(end.saturating_add(GUARD));
         Ok(())
     }
 
@@ -119,5 +126,46 @@ impl TexelMemory for DeviceMemory {
             .ok_or(UnmappedAddress)?;
         out.copy_from_slice(src);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mappings_at_the_top_of_the_address_space_are_errors_not_overflows() {
+        let mut mem = DeviceMemory::new();
+        // 16 bytes just below the top map; the guard gap past them does not fit.
+        let top = u64::MAX - 31;
+        mem.map(top, 16).expect("16 bytes near the top map");
+        mem.write(top, &[7; 16]).expect("write");
+        assert_eq!(mem.read(top + 15, 1).expect("read"), [7]);
+        // Nothing fits above it, so the next bump allocation is an error, not a wrap.
+        assert!(matches!(
+            mem.alloc(16, 16),
+            Err(RuntimeError::Overlap { .. })
+        ));
+        assert!(matches!(
+            mem.map(u64::MAX, 2),
+            Err(RuntimeError::Overlap { .. })
+        ));
+    }
+
+    #[test]
+    fn oversized_allocations_are_errors() {
+        let mut mem = DeviceMemory::new();
+        for size in [MAX_ALLOCATION + 1, 1 << 40, u64::MAX / 2] {
+            assert!(
+                matches!(
+                    mem.alloc(size, 16),
+                    Err(RuntimeError::BadAllocation { .. })
+                ),
+                "size {size:#x}"
+            );
+        }
+        // Refused requests leave nothing behind.
+        assert!(mem.read(ALLOC_BASE, 1).is_err());
+        assert_eq!(mem.alloc(4, 4).expect("a small one still fits"), ALLOC_BASE);
     }
 }

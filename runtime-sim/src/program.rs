@@ -104,17 +104,41 @@ pub struct Program {
 
 const NOT_AN_INSTRUCTION: u32 = u32::MAX;
 
+/// The most threadgroup memory a program may declare, 16 MiB. The G13 itself has 32 KiB; the
+/// simulator's bound is generous for compiler experiments and keeps a corrupt metadata word from
+/// allocating gigabytes per workgroup.
+pub const MAX_THREADGROUP_MEMORY: u32 = 1 << 24;
+
+/// The most stack a program may declare per thread, 64 KiB: every SIMD-group allocates 32 of
+/// them, so this bounds a 1024-thread workgroup's stacks to 64 MiB.
+pub const MAX_STACK_SIZE: u32 = 1 << 16;
+
 impl Program {
-    /// Decodes `code` and checks it against `metadata`: every instruction must decode, and every
-    /// register it touches must lie below `metadata.gpr_halves`.
+    /// Decodes `code` and checks it against `metadata`: every instruction must decode, every
+    /// register it touches must lie below `metadata.gpr_halves`, and the memory sizes must be
+    /// within [`MAX_THREADGROUP_MEMORY`] and [`MAX_STACK_SIZE`].
     pub fn load(code: &[u8], metadata: ProgramMetadata) -> Result<Program, LoadError> {
         if code.len() < 2 || u32::try_from(code.len()).is_err() {
             return Err(LoadError::CodeSize { size: code.len() });
         }
-        if metadata.gpr_halves == 0 || metadata.gpr_halves > 256 {
-            return Err(LoadError::Metadata {
-                reason: format!("gpr_halves {} is not in 1..=256", metadata.gpr_halves),
-            });
+        for (field, value, min, max) in [
+            ("gpr_halves", metadata.gpr_halves, 1, 256),
+            (
+                "threadgroup_memory",
+                metadata.threadgroup_memory,
+                0,
+                MAX_THREADGROUP_MEMORY,
+            ),
+            ("stack_size", metadata.stack_size, 0, MAX_STACK_SIZE),
+        ] {
+            if !(min..=max).contains(&value) {
+                return Err(LoadError::MetadataOutOfRange {
+                    field,
+                    value,
+                    min,
+                    max,
+                });
+            }
         }
         let insts = decode_program(code)?;
         let mut index_of_pc = vec![NOT_AN_INSTRUCTION; code.len()];

@@ -13,6 +13,8 @@
 //! (x, y+1), (x+1, y+1). Pixels outside the grid (odd sizes) run as helper threads whose outputs
 //! are dropped. Special registers 80/81 (`thread_position_in_grid.x/y`) give the pixel.
 
+use std::collections::BTreeMap;
+
 use crate::error::{Error, RuntimeError};
 use crate::exec::{FragmentState, GroupState, Machine, SimdGroup, ThreadIds};
 use crate::memory::DeviceMemory;
@@ -100,13 +102,17 @@ pub struct FragmentOutput {
 /// The largest workgroup.
 pub const MAX_WORKGROUP_THREADS: u32 = 1024;
 
+/// The largest fragment grid, in pixels (8192 x 8192): the render targets are host memory.
+pub const MAX_FRAGMENT_PIXELS: u64 = 1 << 26;
+
 /// A simulated device: memory, uniforms, bindings and settings.
 #[derive(Debug, Clone)]
 pub struct Simulator {
     memory: DeviceMemory,
     uniforms: [u32; 256],
-    textures: Vec<Option<TextureDescriptor>>,
-    samplers: Vec<Option<SamplerDescriptor>>,
+    /// Bindings by slot; sparse, so that any slot number costs one entry.
+    textures: BTreeMap<u32, TextureDescriptor>,
+    samplers: BTreeMap<u32, SamplerDescriptor>,
     config: Config,
 }
 
@@ -127,8 +133,8 @@ impl Simulator {
         Simulator {
             memory: DeviceMemory::new(),
             uniforms: [0; 256],
-            textures: Vec::new(),
-            samplers: Vec::new(),
+            textures: BTreeMap::new(),
+            samplers: BTreeMap::new(),
             config,
         }
     }
@@ -243,20 +249,12 @@ impl Simulator {
 
     /// Binds a texture to slot `slot` (the texture instructions' `T` operand).
     pub fn bind_texture(&mut self, slot: u32, texture: TextureDescriptor) {
-        let slot = slot as usize;
-        if self.textures.len() <= slot {
-            self.textures.resize(slot + 1, None);
-        }
-        self.textures[slot] = Some(texture);
+        self.textures.insert(slot, texture);
     }
 
     /// Binds a sampler to slot `slot` (the texture instructions' `S` operand).
     pub fn bind_sampler(&mut self, slot: u32, sampler: SamplerDescriptor) {
-        let slot = slot as usize;
-        if self.samplers.len() <= slot {
-            self.samplers.resize(slot + 1, None);
-        }
-        self.samplers[slot] = Some(sampler);
+        self.samplers.insert(slot, sampler);
     }
 
     fn machine<'a>(
@@ -286,7 +284,7 @@ impl Simulator {
     ) -> Result<Stats, Error> {
         let meta = *program.metadata();
         if meta.stage != Stage::Compute {
-            return Err(bad_dispatch("dispatch_compute needs a compute program"));
+            return Err(wrong_stage("dispatch_compute", Stage::Compute, meta.stage));
         }
         let threads = workgroup
             .iter()
@@ -294,9 +292,11 @@ impl Simulator {
         let threads = match threads {
             Some(t) if (1..=MAX_WORKGROUP_THREADS).contains(&t) => t,
             _ => {
-                return Err(bad_dispatch(&format!(
-                    "workgroup {workgroup:?} must have 1..={MAX_WORKGROUP_THREADS} threads"
-                )))
+                return Err(RuntimeError::WorkgroupSize {
+                    size: workgroup,
+                    max: MAX_WORKGROUP_THREADS,
+                }
+                .into())
             }
         };
         let simd_count = threads.div_ceil(32);
@@ -347,13 +347,17 @@ impl Simulator {
     ) -> Result<FragmentOutput, Error> {
         let meta = *program.metadata();
         if meta.stage != Stage::Fragment {
-            return Err(bad_dispatch("shade_fragments needs a fragment program"));
+            return Err(wrong_stage("shade_fragments", Stage::Fragment, meta.stage));
         }
         let (width, height) = (setup.width, setup.height);
-        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 1 << 26 {
-            return Err(bad_dispatch(&format!(
-                "fragment grid {width}x{height} is empty or too large"
-            )));
+        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_FRAGMENT_PIXELS
+        {
+            return Err(RuntimeError::FragmentGrid {
+                width,
+                height,
+                max: MAX_FRAGMENT_PIXELS,
+            }
+            .into());
         }
         let mut fs = FragmentState {
             varyings: setup.varyings.clone(),
@@ -412,9 +416,11 @@ impl Simulator {
     }
 }
 
-fn bad_dispatch(reason: &str) -> Error {
-    RuntimeError::BadDispatch {
-        reason: reason.to_string(),
+fn wrong_stage(call: &'static str, needed: Stage, got: Stage) -> Error {
+    RuntimeError::WrongStage {
+        call,
+        needed: needed.name(),
+        got: got.name(),
     }
     .into()
 }

@@ -5,22 +5,16 @@
 //! `spirv-val`; without them it prints `SKIPPED: ...` and passes, unless `CI=true`.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use agxc_tests::corpus::{corpus_dir, load_corpus, Case, Stage};
-use agxc_tests::lavapipe::oracle_required;
+use agxc_tests::corpus::{announce, corpus_dir, load_corpus, oracle_required, Case, Stage};
 
 /// Licences whose files may be copied into the corpus (SPDX expressions).
 const ALLOWED_LICENCES: [&str; 4] = ["MIT", "Apache-2.0", "BSD-3-Clause", "MIT OR Apache-2.0"];
 
 /// The acceptance asks for at least 60 real shaders.
 const MIN_CASES: usize = 60;
-
-fn announce(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
 
 fn cases() -> Vec<Case> {
     load_corpus(&corpus_dir("spirv")).expect("every case.toml parses and validates")

@@ -5,17 +5,10 @@
 //! Without lavapipe the test prints `SKIPPED: lavapipe not found` and passes, unless `CI=true`,
 //! where a missing oracle is a failure.
 
-use std::io::Write;
 use std::time::Instant;
 
-use agxc_tests::corpus::{compare_outputs, corpus_dir, load_corpus};
-use agxc_tests::lavapipe::{oracle_required, Lavapipe, LavapipeError};
-
-/// Writes to the process's stderr directly: libtest captures `print!`/`eprint!` of passing
-/// tests, and a skip must be visible.
-fn announce(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
+use agxc_tests::corpus::{announce, compare_outputs, corpus_dir, load_corpus, oracle_required};
+use agxc_tests::lavapipe::{Lavapipe, LavapipeError};
 
 #[test]
 fn lavapipe_reproduces_recorded_outputs() {

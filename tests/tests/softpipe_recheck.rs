@@ -9,25 +9,20 @@
 //! Without softpipe (no virtualenv, no EGL, ...) the test prints `SKIPPED: softpipe not found`
 //! and passes, unless `CI=true`, where a missing oracle is a failure.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use agxc_tests::corpus::{compare_outputs, load_corpus, OutputSpec, Tolerance};
-use agxc_tests::softpipe::{generated_corpus_dir, in_ci, Softpipe, SoftpipeError, TgsiBindings};
-
-/// Writes a line to the real stderr: libtest captures `eprintln!` of passing tests, and a skip
-/// must be seen.
-fn visible(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
+use agxc_tests::corpus::{
+    announce, compare_outputs, load_corpus, oracle_required, OutputSpec, Tolerance,
+};
+use agxc_tests::softpipe::{generated_corpus_dir, Softpipe, SoftpipeError, TgsiBindings};
 
 #[test]
 fn softpipe_reproduces_recorded_outputs() {
     let softpipe = match Softpipe::locate() {
         Ok(s) => s,
-        Err(SoftpipeError::Unavailable(why)) if !in_ci() => {
-            visible(&format!("SKIPPED: softpipe not found: {why}"));
+        Err(SoftpipeError::Unavailable(why)) if !oracle_required() => {
+            announce(&format!("SKIPPED: softpipe not found: {why}"));
             return;
         }
         Err(e) => panic!(
@@ -106,7 +101,7 @@ fn softpipe_reproduces_recorded_outputs() {
             notes.push(case.name.clone());
         }
     }
-    visible(&format!(
+    announce(&format!(
         "softpipe recheck: {} cases in {:.2} s on {} ({})",
         cases.len(),
         elapsed.as_secs_f64(),
@@ -114,12 +109,12 @@ fn softpipe_reproduces_recorded_outputs() {
         softpipe.environment.gl_version
     ));
     if !notes.is_empty() {
-        eprintln!(
+        announce(&format!(
             "note: {} case(s) were recorded with another Mesa; outputs compared within tolerance, \
              TGSI not compared: {}",
             notes.len(),
             notes.join(", ")
-        );
+        ));
     }
     assert!(
         failures.is_empty(),

@@ -4,9 +4,7 @@
 use agxc_egraph::ir::{Const, Type};
 
 use super::Isel;
-use crate::isa::{
-    Cmp, Dst, FCond, FSrc, FUnaryOp, ICond, Instr, IntSrc, Precision, RegClass, Src,
-};
+use crate::isa::{Cmp, Dst, FCond, FSrc, FUnaryOp, ICond, Instr, IntSrc, Precision, RegClass, Src};
 use crate::mir::VReg;
 
 /// The 8-bit float immediate for -0.0: `x + (-0.0)` is `x` for every `x`, including both
@@ -116,7 +114,12 @@ impl Isel<'_> {
 
     /// `dst = cmp ? x : y`.
     pub fn select_cmp(&mut self, dst: VReg, cmp: Cmp<VReg>, x: Src<VReg>, y: Src<VReg>) {
-        self.m.op(Instr::Select { dst: Dst::new(dst), cmp, x, y });
+        self.m.op(Instr::Select {
+            dst: Dst::new(dst),
+            cmp,
+            x,
+            y,
+        });
     }
 
     /// `dst = (a cond b) ? x : y` on integers.
@@ -178,7 +181,14 @@ impl Isel<'_> {
     }
 
     /// `dst = a * b + c`.
-    pub fn fmadd(&mut self, prec: Precision, dst: VReg, a: FSrc<VReg>, b: FSrc<VReg>, c: FSrc<VReg>) {
+    pub fn fmadd(
+        &mut self,
+        prec: Precision,
+        dst: VReg,
+        a: FSrc<VReg>,
+        b: FSrc<VReg>,
+        c: FSrc<VReg>,
+    ) {
         self.m.op(Instr::Fmadd {
             prec,
             dst: Dst::new(dst),
@@ -216,7 +226,9 @@ impl Isel<'_> {
     /// A bool register (0 or 1) from a comparison.
     pub fn bool_from_cmp(&mut self, cmp: Cmp<VReg>, invert: bool, bits: u32) -> VReg {
         let narrow = bits == 16;
-        let dst = self.m.new_group(if narrow { RegClass::H16 } else { RegClass::R32 });
+        let dst = self
+            .m
+            .new_group(if narrow { RegClass::H16 } else { RegClass::R32 });
         let (x, y) = if invert { (0, 1) } else { (1, 0) };
         self.select_cmp(dst, cmp, Src::Imm(x), Src::Imm(y));
         if narrow {

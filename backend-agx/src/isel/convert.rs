@@ -8,7 +8,7 @@
 //!   toward zero (clamping, NaN to 0: the IR's saturating semantics), integer to float to
 //!   nearest even, the destination's width choosing f16 or f32.
 //!
-//! Conversions between floats and 64-bit integers are not implemented.
+//! Conversions between floats and 64-bit integers are sequences (`int64_ext`).
 
 use agxc_egraph::ir::{Const, PureOp, Type, Value};
 
@@ -62,6 +62,11 @@ impl Isel<'_> {
                 }
             }
             F2u | F2s => {
+                if to == Type::I64 {
+                    let dst = self.float_to_int64(a, p == F2s);
+                    self.set(r, dst);
+                    return Ok(());
+                }
                 let mode = match (p, to) {
                     (F2u, Type::I16) => ConvertMode::FToU16,
                     (F2s, Type::I16) => ConvertMode::FToS16,
@@ -76,6 +81,12 @@ impl Isel<'_> {
                 self.set(r, dst);
             }
             U2f | S2f => {
+                if from == Type::I64 {
+                    let x = self.reg(a);
+                    let dst = self.int64_to_float(x, p == S2f, to);
+                    self.set(r, dst);
+                    return Ok(());
+                }
                 let mode = match (p, from) {
                     (U2f, Type::I16) => ConvertMode::U16ToF,
                     (S2f, Type::I16) => ConvertMode::S16ToF,

@@ -81,6 +81,9 @@ mod tests {
         });
         remove_dead(&mut m);
         assert_eq!(m.insts.len(), 2);
-        assert!(matches!(m.insts[0], MInst::Op(Instr::MovImm { imm: 3, .. })));
+        assert!(matches!(
+            m.insts[0],
+            MInst::Op(Instr::MovImm { imm: 3, .. })
+        ));
     }
 }

@@ -56,7 +56,15 @@ impl Isel<'_> {
     /// A 32-bit register with a 16-bit source extended.
     fn widen16(&mut self, s: Src<VReg>, signed: bool) -> VReg {
         let w = self.m.new_group(RegClass::R32);
-        self.iadd(w, IntSrc { src: s, sext: signed }, IntSrc::zext(Src::Imm(0)), false);
+        self.iadd(
+            w,
+            IntSrc {
+                src: s,
+                sext: signed,
+            },
+            IntSrc::zext(Src::Imm(0)),
+            false,
+        );
         w
     }
 
@@ -76,19 +84,44 @@ impl Isel<'_> {
         let neg_d = r32(self);
         self.iadd(neg_d, zero, IntSrc::zext(d), true);
         let e = r32(self);
-        self.imadd(e, IntSrc::zext(Src::reg(neg_d)), IntSrc::zext(Src::reg(z)), zero);
+        self.imadd(
+            e,
+            IntSrc::zext(Src::reg(neg_d)),
+            IntSrc::zext(Src::reg(z)),
+            zero,
+        );
         let ze = self.m.new_group(RegClass::R64);
-        self.imadd(ze, IntSrc::zext(Src::reg(z)), IntSrc::zext(Src::reg(e)), zero);
+        self.imadd(
+            ze,
+            IntSrc::zext(Src::reg(z)),
+            IntSrc::zext(Src::reg(e)),
+            zero,
+        );
         let z2 = r32(self);
-        self.iadd(z2, IntSrc::zext(Src::reg(z)), IntSrc::zext(Src::reg(ze.word(1))), false);
+        self.iadd(
+            z2,
+            IntSrc::zext(Src::reg(z)),
+            IntSrc::zext(Src::reg(ze.word(1))),
+            false,
+        );
         let nq = self.m.new_group(RegClass::R64);
         self.imadd(nq, IntSrc::zext(n), IntSrc::zext(Src::reg(z2)), zero);
         let mut q = nq.word(1);
         let mut r = r32(self);
-        self.imadd(r, IntSrc::zext(Src::reg(q)), IntSrc::zext(Src::reg(neg_d)), IntSrc::zext(n));
+        self.imadd(
+            r,
+            IntSrc::zext(Src::reg(q)),
+            IntSrc::zext(Src::reg(neg_d)),
+            IntSrc::zext(n),
+        );
         for _ in 0..2 {
             let q1 = r32(self);
-            self.iadd(q1, IntSrc::zext(Src::reg(q)), IntSrc::zext(Src::Imm(1)), false);
+            self.iadd(
+                q1,
+                IntSrc::zext(Src::reg(q)),
+                IntSrc::zext(Src::Imm(1)),
+                false,
+            );
             let r1 = r32(self);
             self.iadd(r1, IntSrc::zext(Src::reg(r)), IntSrc::zext(d), true);
             let qn = r32(self);
@@ -123,11 +156,25 @@ impl Isel<'_> {
             let neg = self.m.new_group(RegClass::R32);
             self.iadd(neg, zero, IntSrc::zext(Src::reg(q)), true);
             let fixed = self.m.new_group(RegClass::R32);
-            self.icmpsel(fixed, ICond::Slt, Src::reg(signs), Src::Imm(0), Src::reg(neg), Src::reg(q));
+            self.icmpsel(
+                fixed,
+                ICond::Slt,
+                Src::reg(signs),
+                Src::Imm(0),
+                Src::reg(neg),
+                Src::reg(q),
+            );
             let ones = self.m.new_group(RegClass::R32);
             self.bitop(ones, Src::Imm(0), Src::Imm(0), bitop::ONES);
             let dst = self.m.new_group(RegClass::R32);
-            self.icmpsel(dst, ICond::Ueq, d, Src::Imm(0), Src::reg(ones), Src::reg(fixed));
+            self.icmpsel(
+                dst,
+                ICond::Ueq,
+                d,
+                Src::Imm(0),
+                Src::reg(ones),
+                Src::reg(fixed),
+            );
             dst
         }
     }

@@ -218,7 +218,13 @@ impl Isel<'_> {
         let e = self.m.new_group(RegClass::R32);
         self.fmadd(Precision::F32, e, x.negated(), FSrc::reg(u), FSrc::imm(ONE));
         let refined = self.m.new_group(RegClass::R32);
-        self.fmadd(Precision::F32, refined, FSrc::reg(e), FSrc::reg(u), FSrc::reg(u));
+        self.fmadd(
+            Precision::F32,
+            refined,
+            FSrc::reg(e),
+            FSrc::reg(u),
+            FSrc::reg(u),
+        );
         let dst = self.m.new_group(RegClass::R32);
         self.fcmpsel(
             dst,
@@ -249,7 +255,13 @@ impl Isel<'_> {
         let rem = self.m.new_group(RegClass::R32);
         self.fmadd(Precision::F32, rem, b.negated(), FSrc::reg(q), a);
         let corrected = self.m.new_group(RegClass::R32);
-        self.fmadd(Precision::F32, corrected, FSrc::reg(rem), FSrc::reg(r), FSrc::reg(q));
+        self.fmadd(
+            Precision::F32,
+            corrected,
+            FSrc::reg(rem),
+            FSrc::reg(r),
+            FSrc::reg(q),
+        );
         let dst = self.m.new_group(RegClass::R32);
         self.fcmpsel(
             dst,
@@ -270,14 +282,25 @@ impl Isel<'_> {
             // The quarter turn goes in the same fused multiply-add.
             let quarter = self.m.new_group(RegClass::R32);
             self.mov_imm(quarter, u64::from(0.25f32.to_bits()));
-            self.fmadd(Precision::F32, turns, x, FSrc::reg(scale), FSrc::reg(quarter));
+            self.fmadd(
+                Precision::F32,
+                turns,
+                x,
+                FSrc::reg(scale),
+                FSrc::reg(quarter),
+            );
         } else {
             self.fmul(Precision::F32, turns, x, FSrc::reg(scale));
         }
         let fl = self.m.new_group(RegClass::R32);
         self.funary(FUnaryOp::Floor, fl, FSrc::reg(turns));
         let fr = self.m.new_group(RegClass::R32);
-        self.fadd(Precision::F32, fr, FSrc::reg(turns), FSrc::reg(fl).negated());
+        self.fadd(
+            Precision::F32,
+            fr,
+            FSrc::reg(turns),
+            FSrc::reg(fl).negated(),
+        );
         let q = self.m.new_group(RegClass::R32);
         self.fmul(Precision::F32, q, FSrc::reg(fr), FSrc::imm(FOUR));
         let y = self.m.new_group(RegClass::R32);
@@ -414,13 +437,32 @@ impl Isel<'_> {
         let d = crate::isa::Dst::new(dst);
         if name == g13::FMADD_SAT.name {
             let (a, b, c) = (self.fsrc(args[0]), self.fsrc(args[1]), self.fsrc(args[2]));
-            self.m.op(Instr::Fmadd { prec, dst: d, sat: true, a, b, c });
+            self.m.op(Instr::Fmadd {
+                prec,
+                dst: d,
+                sat: true,
+                a,
+                b,
+                c,
+            });
         } else if name == g13::FADD_SAT.name {
             let (a, b) = (self.fsrc(args[0]), self.fsrc(args[1]));
-            self.m.op(Instr::Fadd { prec, dst: d, sat: true, a, b });
+            self.m.op(Instr::Fadd {
+                prec,
+                dst: d,
+                sat: true,
+                a,
+                b,
+            });
         } else if name == g13::FMUL_SAT.name {
             let (a, b) = (self.fsrc(args[0]), self.fsrc(args[1]));
-            self.m.op(Instr::Fmul { prec, dst: d, sat: true, a, b });
+            self.m.op(Instr::Fmul {
+                prec,
+                dst: d,
+                sat: true,
+                a,
+                b,
+            });
         } else {
             return Err(self.unsupported(format!("target operation {name}")));
         }

@@ -56,8 +56,14 @@ impl Isel<'_> {
                     RegClass::R64
                 });
                 let signed = p == Smulhi;
-                let a = IntSrc { src: self.src(args[0]), sext: signed };
-                let b = IntSrc { src: self.src(args[1]), sext: signed };
+                let a = IntSrc {
+                    src: self.src(args[0]),
+                    sext: signed,
+                };
+                let b = IntSrc {
+                    src: self.src(args[1]),
+                    sext: signed,
+                };
                 self.imadd(wide, a, b, IntSrc::zext(Src::Imm(0)));
                 let hi = if w == 16 { wide.hi16() } else { wide.word(1) };
                 self.set(r, hi);
@@ -264,9 +270,21 @@ impl Isel<'_> {
         let cnt = self.m.new_group(RegClass::R32);
         self.icmpsel(cnt, ICond::Ugt, count, Src::reg(rem), Src::reg(rem), count);
         let bit = self.m.new_group(RegClass::R32);
-        self.bitfield_op(BitfieldOp::Bfi, bit, Src::Imm(0), Src::Imm(1), Src::reg(cnt), 0);
+        self.bitfield_op(
+            BitfieldOp::Bfi,
+            bit,
+            Src::Imm(0),
+            Src::Imm(1),
+            Src::reg(cnt),
+            0,
+        );
         let low = self.m.new_group(RegClass::R32);
-        self.iadd(low, IntSrc::zext(Src::reg(bit)), IntSrc::zext(Src::Imm(1)), true);
+        self.iadd(
+            low,
+            IntSrc::zext(Src::reg(bit)),
+            IntSrc::zext(Src::Imm(1)),
+            true,
+        );
         Ok(match p {
             PureOp::Ubfe | PureOp::Sbfe => {
                 let shifted = self.m.new_group(RegClass::R32);
@@ -278,7 +296,12 @@ impl Isel<'_> {
                 } else {
                     // Sign-extend from cnt bits: shift the field to the top and back.
                     let up = self.m.new_group(RegClass::R32);
-                    self.iadd(up, IntSrc::zext(Src::Imm(32)), IntSrc::zext(Src::reg(cnt)), true);
+                    self.iadd(
+                        up,
+                        IntSrc::zext(Src::Imm(32)),
+                        IntSrc::zext(Src::reg(cnt)),
+                        true,
+                    );
                     let top = self.m.new_group(RegClass::R32);
                     self.bitfield_op(
                         BitfieldOp::Bfi,
@@ -301,7 +324,14 @@ impl Isel<'_> {
             _ => {
                 let insert = self.src(args[1]);
                 let mask = self.m.new_group(RegClass::R32);
-                self.bitfield_op(BitfieldOp::Bfi, mask, Src::Imm(0), Src::reg(low), Src::reg(off), 0);
+                self.bitfield_op(
+                    BitfieldOp::Bfi,
+                    mask,
+                    Src::Imm(0),
+                    Src::reg(low),
+                    Src::reg(off),
+                    0,
+                );
                 let ins = self.m.new_group(RegClass::R32);
                 self.bitfield_op(BitfieldOp::Bfi, ins, Src::Imm(0), insert, Src::reg(off), 0);
                 let kept = self.m.new_group(RegClass::R32);
@@ -334,9 +364,14 @@ impl Isel<'_> {
                 self.bitfield_op(BitfieldOp::Bfi, dst, x, insert, Src::Imm(off as u8), m);
             }
             _ if cnt == 0 => self.mov_imm(dst, 0),
-            PureOp::Ubfe => {
-                self.bitfield_op(BitfieldOp::Bfeil, dst, Src::Imm(0), x, Src::Imm(off as u8), m)
-            }
+            PureOp::Ubfe => self.bitfield_op(
+                BitfieldOp::Bfeil,
+                dst,
+                Src::Imm(0),
+                x,
+                Src::Imm(off as u8),
+                m,
+            ),
             _ => {
                 // x zero-extended to 32 bits; move the field's top bit to bit 31, then
                 // shift arithmetically back.

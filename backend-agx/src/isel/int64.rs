@@ -8,8 +8,10 @@
 //!   `n < 32` picks between the small- and large-shift forms where they differ;
 //! - comparisons: the high words decide unless equal, then the low words (unsigned).
 //!
-//! Division, `umulhi`/`smulhi`, the bitfield operations and bit searches are not implemented
-//! for 64 bits (they report an unsupported-operation error).
+//! The longer sequences (high products, bit searches, division, float conversions) are in
+//! `int64_ext`; the bitfield operations on 64 bits are not implemented (the IR's bitfield
+//! operations take 16- and 32-bit bases in the test corpus) and report an unsupported
+//! operation.
 
 use agxc_egraph::ir::{PureOp, Value};
 
@@ -31,20 +33,35 @@ impl Isel<'_> {
             Iadd | Isub => {
                 let dst = self.m.new_group(RegClass::R64);
                 let (a, b) = (pair(self, args[0]), pair(self, args[1]));
-                self.iadd(dst, IntSrc::zext(Src::reg(a)), IntSrc::zext(Src::reg(b)), p == Isub);
+                self.iadd(
+                    dst,
+                    IntSrc::zext(Src::reg(a)),
+                    IntSrc::zext(Src::reg(b)),
+                    p == Isub,
+                );
                 self.set(r, dst);
             }
             Ineg => {
                 let dst = self.m.new_group(RegClass::R64);
                 let a = pair(self, args[0]);
-                self.iadd(dst, IntSrc::zext(Src::Imm(0)), IntSrc::zext(Src::reg(a)), true);
+                self.iadd(
+                    dst,
+                    IntSrc::zext(Src::Imm(0)),
+                    IntSrc::zext(Src::reg(a)),
+                    true,
+                );
                 self.set(r, dst);
             }
             Imul => {
                 let (a, b) = (pair(self, args[0]), pair(self, args[1]));
                 let dst = self.m.new_group(RegClass::R64);
                 let z = IntSrc::zext(Src::Imm(0));
-                self.imadd(dst, IntSrc::zext(Src::reg(a.word(0))), IntSrc::zext(Src::reg(b.word(0))), z);
+                self.imadd(
+                    dst,
+                    IntSrc::zext(Src::reg(a.word(0))),
+                    IntSrc::zext(Src::reg(b.word(0))),
+                    z,
+                );
                 for (x, y) in [(a.word(0), b.word(1)), (a.word(1), b.word(0))] {
                     self.imadd(
                         dst.word(1),
@@ -84,7 +101,12 @@ impl Isel<'_> {
                 self.bit_unary(BitUnaryOp::Popcount, t, Src::reg(a.word(0)));
                 let u = self.m.new_group(RegClass::R32);
                 self.bit_unary(BitUnaryOp::Popcount, u, Src::reg(a.word(1)));
-                self.iadd(dst.word(0), IntSrc::zext(Src::reg(t)), IntSrc::zext(Src::reg(u)), false);
+                self.iadd(
+                    dst.word(0),
+                    IntSrc::zext(Src::reg(t)),
+                    IntSrc::zext(Src::reg(u)),
+                    false,
+                );
                 self.mov_imm(dst.word(1), 0);
                 self.set(r, dst);
             }
@@ -100,7 +122,12 @@ impl Isel<'_> {
                 let (b, cond) = match p {
                     Iabs => {
                         let neg = self.m.new_group(RegClass::R64);
-                        self.iadd(neg, IntSrc::zext(Src::Imm(0)), IntSrc::zext(Src::reg(a)), true);
+                        self.iadd(
+                            neg,
+                            IntSrc::zext(Src::Imm(0)),
+                            IntSrc::zext(Src::reg(a)),
+                            true,
+                        );
                         // |a| = a < 0 ? -a : a, i.e. pick -a where 0 > a.
                         let zero = self.imm_reg(RegClass::R64, 0);
                         let lt = self.compare64(ICond::Sgt, zero, a);
@@ -154,6 +181,21 @@ impl Isel<'_> {
                         bits: 32,
                     },
                 );
+            }
+            Umulhi | Smulhi => {
+                let (a, b) = (pair(self, args[0]), pair(self, args[1]));
+                let dst = self.mulhi64(a, b, p == Smulhi);
+                self.set(r, dst);
+            }
+            FindLsb | UfindMsb | SfindMsb => {
+                let a = pair(self, args[0]);
+                let dst = self.bit_search64(p, a);
+                self.set(r, dst);
+            }
+            Udiv | Sdiv | Urem | Srem => {
+                let (a, b) = (pair(self, args[0]), pair(self, args[1]));
+                let dst = self.divide64(p, a, b);
+                self.set(r, dst);
             }
             _ => return Err(self.unsupported(format!("{} on i64", p.name()))),
         }
@@ -228,9 +270,10 @@ impl Isel<'_> {
             }
             Src::reg(t)
         };
-        let bf = |s: &mut Self, op: BitfieldOp, d: VReg, a: Src<VReg>, b: Src<VReg>, c: Src<VReg>| {
-            s.bitfield_op(op, d, a, b, c, 0)
-        };
+        let bf =
+            |s: &mut Self, op: BitfieldOp, d: VReg, a: Src<VReg>, b: Src<VReg>, c: Src<VReg>| {
+                s.bitfield_op(op, d, a, b, c, 0)
+            };
         let asr = |s: &mut Self, d: VReg, a: Src<VReg>, b: Src<VReg>| {
             s.m.op(Instr::Asr {
                 high: false,
@@ -268,11 +311,25 @@ impl Isel<'_> {
     }
 
     /// `dst = n < 32 ? small : big`, decided at compile time when `n` is known.
-    fn pick_by_size(&mut self, dst: VReg, n: Src<VReg>, known: Option<bool>, small: VReg, big: VReg) {
+    fn pick_by_size(
+        &mut self,
+        dst: VReg,
+        n: Src<VReg>,
+        known: Option<bool>,
+        small: VReg,
+        big: VReg,
+    ) {
         match known {
             Some(true) => self.mov(dst, small),
             Some(false) => self.mov(dst, big),
-            None => self.icmpsel(dst, ICond::Ult, n, Src::Imm(32), Src::reg(small), Src::reg(big)),
+            None => self.icmpsel(
+                dst,
+                ICond::Ult,
+                n,
+                Src::Imm(32),
+                Src::reg(small),
+                Src::reg(big),
+            ),
         }
     }
 }

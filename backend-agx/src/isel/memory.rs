@@ -95,7 +95,9 @@ impl Isel<'_> {
                 }
                 self.abi_uniform(UniformContent::PushAddress)?
             }
-            AddressSpace::Workgroup => return self.shared_access(access, offset, results, &types, false),
+            AddressSpace::Workgroup => {
+                return self.shared_access(access, offset, results, &types, false)
+            }
         };
         for run in runs(&types) {
             let (off, shift) = self.element_offset(offset, access.offset + run.pos, run.size)?;
@@ -123,7 +125,9 @@ impl Isel<'_> {
         let types: Vec<Type> = values.iter().map(|&v| self.func.value_type(v)).collect();
         let base = match access.space {
             AddressSpace::Storage(b) => self.abi_uniform(UniformContent::BufferAddress(b))?,
-            AddressSpace::Workgroup => return self.shared_access(access, offset, values, &types, true),
+            AddressSpace::Workgroup => {
+                return self.shared_access(access, offset, values, &types, true)
+            }
             _ => return Err(self.unsupported("a store to a read-only address space")),
         };
         for run in runs(&types) {
@@ -173,7 +177,14 @@ impl Isel<'_> {
             unit += class.units() as u16;
             if ty == Type::Bool {
                 let b = self.m.new_group(RegClass::R32);
-                self.icmpsel(b, ICond::Ueq, Src::reg(view), Src::Imm(0), Src::Imm(0), Src::Imm(1));
+                self.icmpsel(
+                    b,
+                    ICond::Ueq,
+                    Src::reg(view),
+                    Src::Imm(0),
+                    Src::Imm(0),
+                    Src::Imm(1),
+                );
                 self.set(results[i], b);
             } else {
                 self.set(results[i], view);
@@ -260,7 +271,14 @@ impl Isel<'_> {
         }
         let reg = self.m.new_group(RegClass::R32);
         let src = Src::reg(self.reg(offset));
-        self.bitfield_op(BitfieldOp::Bfeil, reg, Src::Imm(0), src, Src::Imm(log2 as u8), 0);
+        self.bitfield_op(
+            BitfieldOp::Bfeil,
+            reg,
+            Src::Imm(0),
+            src,
+            Src::Imm(log2 as u8),
+            0,
+        );
         Index {
             reg,
             shift: 0,
@@ -358,7 +376,9 @@ impl Isel<'_> {
                 let total = (c.as_i64() as i32 as i64 + i64::from(bytes)) >> log2;
                 match i16::try_from(total) {
                     Ok(v) => TgOffset::Imm(v),
-                    Err(_) => return Err(self.unsupported("a workgroup memory offset beyond 64 KiB")),
+                    Err(_) => {
+                        return Err(self.unsupported("a workgroup memory offset beyond 64 KiB"))
+                    }
                 }
             } else {
                 let k = bytes >> log2;
@@ -367,7 +387,14 @@ impl Isel<'_> {
                     _ => {
                         let r = self.m.new_group(RegClass::R32);
                         let src = Src::reg(self.reg(offset));
-                        self.bitfield_op(BitfieldOp::Bfeil, r, Src::Imm(0), src, Src::Imm(log2 as u8), 0);
+                        self.bitfield_op(
+                            BitfieldOp::Bfeil,
+                            r,
+                            Src::Imm(0),
+                            src,
+                            Src::Imm(log2 as u8),
+                            0,
+                        );
                         r
                     }
                 };

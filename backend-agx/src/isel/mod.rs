@@ -26,13 +26,12 @@ mod divide;
 mod float;
 mod int;
 mod int64;
+mod int64_ext;
 mod memory;
 mod stage_io;
 mod texture;
 
-use agxc_egraph::ir::{
-    Block, Const, EffectOp, Function, Inst, Op, Stage, Type, Value, ValueDef,
-};
+use agxc_egraph::ir::{Block, Const, EffectOp, Function, Inst, Op, Stage, Type, Value, ValueDef};
 use cranelift_entity::SecondaryMap;
 
 use crate::abi::{Abi, UniformContent};
@@ -316,15 +315,13 @@ impl<'f> Isel<'f> {
         if parallel {
             for i in 0..targets.len() {
                 // A source read after target i is written must be saved before.
-                let clobbered = sources[i + 1..]
-                    .iter()
-                    .any(|s| s.group == targets[i].group);
+                let clobbered = sources[i + 1..].iter().any(|s| s.group == targets[i].group);
                 if clobbered {
-                    for j in i + 1..sources.len() {
-                        if sources[j].group == targets[i].group {
-                            let tmp = self.m.new_group(sources[j].class);
-                            self.mov(tmp, sources[j]);
-                            sources[j] = tmp;
+                    for s in sources.iter_mut().skip(i + 1) {
+                        if s.group == targets[i].group {
+                            let tmp = self.m.new_group(s.class);
+                            self.mov(tmp, *s);
+                            *s = tmp;
                         }
                     }
                 }
@@ -535,10 +532,7 @@ impl<'f> Isel<'f> {
         let args: Vec<Value> = data.args.to_vec();
         let r = data.results[0];
         let ty = self.func.value_type(r);
-        let arg_ty = args
-            .first()
-            .map(|&a| self.func.value_type(a))
-            .unwrap_or(ty);
+        let arg_ty = args.first().map(|&a| self.func.value_type(a)).unwrap_or(ty);
         match p {
             Fcvt | Uext | Sext | Itrunc | F2u | F2s | U2f | S2f | Bitcast => {
                 self.conversion(p, args[0], r, arg_ty, ty)

@@ -15,8 +15,8 @@ use super::{class_of, CondForm, Isel};
 use crate::abi::UniformContent;
 use crate::error::BackendError;
 use crate::isa::{
-    Cmp, ConvertMode, DeviceAccess, Dst, FSrc, FUnaryOp, ICond, Instr, IntSrc, MemBase,
-    MemFormat, MemOffset, Precision, RegClass, Round, SpecialReg, Src, UReg,
+    Cmp, ConvertMode, DeviceAccess, Dst, FSrc, FUnaryOp, ICond, Instr, IntSrc, MemBase, MemFormat,
+    MemOffset, Precision, RegClass, Round, SpecialReg, Src, UReg,
 };
 use crate::mir::VReg;
 
@@ -47,7 +47,11 @@ impl Isel<'_> {
         match b {
             Builtin::GlobalId(c) => {
                 let reg = self.get_sr(axis(
-                    [ThreadPositionInGridX, ThreadPositionInGridY, ThreadPositionInGridZ],
+                    [
+                        ThreadPositionInGridX,
+                        ThreadPositionInGridY,
+                        ThreadPositionInGridZ,
+                    ],
                     c,
                 ));
                 self.set(r, reg);
@@ -306,7 +310,12 @@ impl Isel<'_> {
         let word = match ty {
             Type::I16 => {
                 let w = self.m.new_group(RegClass::R32);
-                self.iadd(w, IntSrc::sext(Src::reg(reg)), IntSrc::zext(Src::Imm(0)), false);
+                self.iadd(
+                    w,
+                    IntSrc::sext(Src::reg(reg)),
+                    IntSrc::zext(Src::Imm(0)),
+                    false,
+                );
                 w
             }
             Type::F16 if self.func.stage == Stage::Vertex => {
@@ -340,7 +349,8 @@ impl Isel<'_> {
                 Ok(())
             }
             Stage::Vertex => {
-                let base = self.abi_uniform(UniformContent::VertexOutput(slot))?;
+                let base =
+                    self.abi_uniform(UniformContent::VertexOutput(crate::abi::output_array(slot)))?;
                 let component = match slot {
                     OutputSlot::Location { component, .. } | OutputSlot::Position(component) => {
                         component

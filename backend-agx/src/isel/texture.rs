@@ -22,14 +22,16 @@
 //! explicit level. `tex_size` shifts the ABI's level-0 extent right by the level (at least 1);
 //! `tex_levels` reads the ABI's uniform.
 
-use agxc_egraph::ir::{FetchOp, LodMode, SampleOp, SizeOp, TexDim as IrDim, TexTarget, Type, Value};
+use agxc_egraph::ir::{
+    FetchOp, LodMode, SampleOp, SizeOp, TexDim as IrDim, TexTarget, Type, Value,
+};
 
 use super::Isel;
 use crate::abi::UniformContent;
 use crate::error::BackendError;
 use crate::isa::{
-    BitfieldOp, FCond, FSrc, FUnaryOp, ICond, Instr, IntSrc, Lod, Precision, RegClass, Src,
-    TexDim, TexExtra, TexIndex, TexOp, UReg,
+    BitfieldOp, FCond, FSrc, FUnaryOp, ICond, Instr, IntSrc, Lod, Precision, RegClass, Src, TexDim,
+    TexExtra, TexIndex, TexOp, UReg,
 };
 use crate::mir::VReg;
 
@@ -99,7 +101,8 @@ impl Isel<'_> {
                 Lod::BiasMinReg(self.float_run(&[FSrc::imm(0), m], None))
             }
             (LodMode::Bias, m) => {
-                let bias = fs(self, ops.lod).ok_or_else(|| self.internal("bias without operand"))?;
+                let bias =
+                    fs(self, ops.lod).ok_or_else(|| self.internal("bias without operand"))?;
                 match m {
                     None => Lod::BiasReg(self.float_run(&[bias], None)),
                     Some(m) => Lod::BiasMinReg(self.float_run(&[bias, m], None)),
@@ -151,11 +154,9 @@ impl Isel<'_> {
         }
         let has_offset = s.offset.iter().any(|&o| o != 0);
         if has_offset {
-            let packed = s
-                .offset
-                .iter()
-                .enumerate()
-                .fold(0u32, |acc, (i, &o)| acc | (u32::from(o as u8) & 0xf) << (4 * i));
+            let packed = s.offset.iter().enumerate().fold(0u32, |acc, (i, &o)| {
+                acc | (u32::from(o as u8) & 0xf) << (4 * i)
+            });
             extra_vals.push(self.imm_reg(RegClass::R32, u64::from(packed)));
         }
         let extra = if extra_vals.is_empty() {
@@ -203,8 +204,8 @@ impl Isel<'_> {
         let n = f.target.dim.coords();
         let count = dim.coord_count() as usize;
         let coords = run32(self, count);
-        for i in 0..count {
-            let v = self.src(args[i]);
+        for (i, &arg) in args.iter().enumerate().take(count) {
+            let v = self.src(arg);
             let off = if i < n { f.offset[i] } else { 0 };
             let dst = coords.word(i as u16);
             if off == 0 {

@@ -21,8 +21,8 @@ pub mod scan;
 pub mod spill;
 
 use crate::error::BackendError;
-use crate::isa::{Instr, PReg};
-use crate::mir::{MFunction, MInst};
+use crate::isa::{Instr, IntSrc, PReg, Src};
+use crate::mir::{MFunction, MInst, VReg};
 
 /// Most allocate-and-spill rounds before giving up.
 pub const MAX_ROUNDS: usize = 64;
@@ -52,7 +52,8 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
     for _ in 0..MAX_ROUNDS {
         let iv = liveness::intervals(&m.insts, m.groups.len());
         unspillable.resize(m.groups.len(), false);
-        match scan::scan(&iv, &m.groups, &unspillable, &reserved, limit.min(256)) {
+        let prefer = copy_sources(&m.insts, &iv, &m.groups);
+        match scan::scan(&iv, &m.groups, &unspillable, &reserved, limit.min(256), &prefer) {
             scan::Scan::Assigned(base) => {
                 let mut used = if exec_stack { 1 } else { 0 };
                 for i in iv.iter().flatten() {
@@ -65,6 +66,7 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
                     .map(|inst| {
                         inst.map_regs(|v| PReg::new(base[v.group as usize] + v.offset, v.class))
                     })
+                    .filter(|inst| !is_self_copy(inst))
                     .collect();
                 return Ok(Allocation {
                     insts,
@@ -90,6 +92,54 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
     Err(BackendError::RegisterAllocation {
         reason: format!("no allocation after {MAX_ROUNDS} rounds of spilling"),
     })
+}
+
+/// The register copied by a plain move (`iadd dst, src, 0`), if `inst` is one.
+fn copy_of<R: Copy>(inst: &MInst<R>) -> Option<(R, R)> {
+    match *inst {
+        MInst::Op(Instr::Iadd {
+            dst,
+            a:
+                IntSrc {
+                    src: Src::Reg { reg, .. },
+                    sext: false,
+                },
+            b:
+                IntSrc {
+                    src: Src::Imm(0),
+                    ..
+                },
+            neg_b: false,
+            shift: 0,
+            sat: false,
+        }) => Some((dst.reg, reg)),
+        _ => None,
+    }
+}
+
+/// A copy whose source and destination got the same register.
+fn is_self_copy(inst: &MInst<PReg>) -> bool {
+    copy_of(inst).is_some_and(|(d, s)| d == s)
+}
+
+/// For each group made by copying a whole group that dies at the copy, that source group.
+fn copy_sources(
+    insts: &[MInst<VReg>],
+    iv: &[Option<liveness::Interval>],
+    groups: &[crate::mir::Group],
+) -> Vec<Option<u32>> {
+    let mut prefer = vec![None; groups.len()];
+    for (pos, inst) in insts.iter().enumerate() {
+        let Some((d, s)) = copy_of(inst) else { continue };
+        let whole = |v: VReg| v.offset == 0 && groups[v.group as usize].units == v.class.units();
+        let (Some(di), Some(si)) = (iv[d.group as usize], iv[s.group as usize]) else {
+            continue;
+        };
+        if whole(d) && whole(s) && d.class == s.class && di.start == pos && si.end == pos {
+            prefer[d.group as usize] = Some(s.group);
+        }
+    }
+    prefer
 }
 
 /// Threads in flight per core for `halves` 16-bit registers (ERRATA.md, "Registers and

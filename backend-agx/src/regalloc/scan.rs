@@ -1,7 +1,8 @@
 //! Linear scan over live intervals in 16-bit units.
 //!
-//! Intervals are visited by start; each gets the lowest free run of halves of its size at its
-//! alignment (first fit keeps the register count, and so occupancy, low). An interval whose
+//! Intervals are visited by start; each gets the registers of the copy it is made from when
+//! those are free (so the copy disappears), else the lowest free run of halves of its size at
+//! its alignment (first fit keeps the register count, and so occupancy, low). An interval whose
 //! last use is the instruction where the next one starts may share its register: instructions
 //! read all their sources before writing. When nothing fits, the live interval (current or
 //! active) that ends last is spilled (the classic linear-scan heuristic: it frees its
@@ -18,19 +19,22 @@ pub enum Scan {
     Spill(Vec<u32>),
 }
 
-/// Assigns halves `0..limit` (minus `reserved`) to `intervals`.
+/// Assigns halves `0..limit` (minus `reserved`) to `intervals`. `prefer[g]` names a group
+/// whose registers `g` should take if they are free when `g` starts (the source of a copy
+/// that ends where `g` begins: sharing the register makes the copy a no-op).
 pub fn scan(
     intervals: &[Option<Interval>],
     groups: &[Group],
     unspillable: &[bool],
     reserved: &[u16],
     limit: u32,
+    prefer: &[Option<u32>],
 ) -> Scan {
     let mut order: Vec<Interval> = intervals.iter().flatten().copied().collect();
     order.sort_by_key(|iv| (iv.start, iv.group));
     let mut free = vec![true; 256];
-    for h in limit.min(256) as usize..256 {
-        free[h] = false;
+    for f in free.iter_mut().skip(limit.min(256) as usize) {
+        *f = false;
     }
     for &h in reserved {
         if let Some(f) = free.get_mut(usize::from(h)) {
@@ -44,15 +48,30 @@ pub fn scan(
         // Expire intervals that end before (or at) this start.
         active.retain(|a| {
             if a.end <= iv.start {
-                release(&mut free, base[a.group as usize], groups[a.group as usize].units);
+                release(
+                    &mut free,
+                    base[a.group as usize],
+                    groups[a.group as usize].units,
+                );
                 false
             } else {
                 true
             }
         });
         let g = &groups[iv.group as usize];
+        let preferred = prefer
+            .get(iv.group as usize)
+            .copied()
+            .flatten()
+            .map(|s| base[s as usize])
+            .filter(|&h| {
+                u32::from(h) % g.align.max(1) == 0
+                    && free
+                        .get(usize::from(h)..usize::from(h) + g.units as usize)
+                        .is_some_and(|r| r.iter().all(|&f| f))
+            });
         loop {
-            if let Some(h) = find(&free, g.units, g.align) {
+            if let Some(h) = preferred.or_else(|| find(&free, g.units, g.align)) {
                 base[iv.group as usize] = h;
                 take(&mut free, h, g.units);
                 active.push(iv);
@@ -68,7 +87,11 @@ pub fn scan(
             let current_spillable = !unspillable[iv.group as usize];
             match victim {
                 Some((i, a)) if !current_spillable || a.end > iv.end => {
-                    release(&mut free, base[a.group as usize], groups[a.group as usize].units);
+                    release(
+                        &mut free,
+                        base[a.group as usize],
+                        groups[a.group as usize].units,
+                    );
                     active.remove(i);
                     spilled.push(a.group);
                 }

@@ -9,7 +9,7 @@
 //! - Comparisons are priced at half a select: on the G13 they fuse into their consumer
 //!   (`fcmpsel`/`icmpsel` for a select, `if_fcmp`/`if_icmp` for an `if`) and only cost a full
 //!   instruction when a bool must be materialized, which extraction cannot see per node.
-//! - 16-bit forms cost [`SIXTEEN_BIT_FACTOR`](agxc_egraph::opt::cost::SIXTEEN_BIT_FACTOR) of the
+//! - 16-bit forms cost [`SIXTEEN_BIT_FACTOR`] of the
 //!   32-bit ones: half the register space, and fewer registers mean more threads in flight
 //!   (ERRATA.md, "Registers and occupancy").
 //! - Uniform values (constants, resource sizes and what is computed from them only) cost

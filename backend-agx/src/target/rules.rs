@@ -24,6 +24,9 @@ use agxc_egraph::opt::rules::{Bindings, Domain, Rule, RuleSpec, Tolerance};
 /// analytical bound in the module docs; 8.8e-5 measured).
 pub const SIN_COS_ERROR_1000: f64 = 1e-4;
 
+/// The lowerings are checked (and promised accurate) on `[-1000, 1000]`, plus the special values.
+const SIN_COS_DOMAIN: Domain = Domain::Range(-1000.0, 1000.0);
+
 fn x_is_f32(b: &mut Bindings<'_>) -> bool {
     b.ty("x") == Some(Type::F32)
 }
@@ -37,11 +40,23 @@ fn x_is_f16(b: &mut Bindings<'_>) -> bool {
 pub fn specs() -> Vec<RuleSpec> {
     agxc_egraph::rule_specs! {
         /// sin(x) == sin_pt_1(q) * sin_pt_2(sin_pt_1(q)) with q = 4 fract(x / 2pi) (f32).
-        "sin-to-sin-pt": "(sin ?x)" => "(fmul (g13.sin_pt_1 (fmul 4 (fract (fmul ?x 0.15915494309189535)))) (g13.sin_pt_2 (g13.sin_pt_1 (fmul 4 (fract (fmul ?x 0.15915494309189535))))))",
-            guard = x_is_f32, tol = Tolerance::Abs(SIN_COS_ERROR_1000), domain = Domain::Range(-1000.0, 1000.0), mandatory = true;
+        "sin-to-sin-pt": "(sin ?x)"
+            => "(fmul (g13.sin_pt_1 (fmul 4 (fract (fmul ?x 0.15915494309189535)))) \
+                (g13.sin_pt_2 (g13.sin_pt_1 \
+                    (fmul 4 (fract (fmul ?x 0.15915494309189535))))))",
+            guard = x_is_f32,
+            tol = Tolerance::Abs(SIN_COS_ERROR_1000),
+            domain = SIN_COS_DOMAIN,
+            mandatory = true;
         /// cos(x) == sin(x + pi/2): q = 4 fract(x / 2pi + 1/4), the +1/4 in the same fma (f32).
-        "cos-to-sin-pt": "(cos ?x)" => "(fmul (g13.sin_pt_1 (fmul 4 (fract (fma ?x 0.15915494309189535 0.25)))) (g13.sin_pt_2 (g13.sin_pt_1 (fmul 4 (fract (fma ?x 0.15915494309189535 0.25))))))",
-            guard = x_is_f32, tol = Tolerance::Abs(SIN_COS_ERROR_1000), domain = Domain::Range(-1000.0, 1000.0), mandatory = true;
+        "cos-to-sin-pt": "(cos ?x)"
+            => "(fmul (g13.sin_pt_1 (fmul 4 (fract (fma ?x 0.15915494309189535 0.25)))) \
+                (g13.sin_pt_2 (g13.sin_pt_1 \
+                    (fmul 4 (fract (fma ?x 0.15915494309189535 0.25))))))",
+            guard = x_is_f32,
+            tol = Tolerance::Abs(SIN_COS_ERROR_1000),
+            domain = SIN_COS_DOMAIN,
+            mandatory = true;
         /// sin(x) == f16(sin(f32(x))) for f16 x: widening is exact, one more rounding at the end.
         "sin-f16-via-f32": "(sin ?x)" => "(fcvt:f16 (sin (fcvt:f32 ?x)))",
             guard = x_is_f16, tol = Tolerance::Ulps(1), mandatory = true;

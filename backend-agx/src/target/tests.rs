@@ -226,3 +226,49 @@ fn txd_stays_native_unless_the_lod_is_uniform() {
     assert_eq!(lod_mode(TexDim::D2, true), LodMode::Explicit);
     assert_eq!(lod_mode(TexDim::D3, true), LodMode::Explicit);
 }
+
+// ---- end to end: the optimized function runs on the reference interpreter
+
+#[test]
+fn lowered_sin_and_cos_run_on_the_interpreter() {
+    use agxc_egraph::interp::{bytes_f32, f32_bytes, run_compute, Limits, Resources};
+    use agxc_egraph::ir::{Builtin, PureOp};
+    let n = 256u32;
+    let mut f = Function::new("t", Stage::Compute);
+    f.modes.local_size = [n, 1, 1];
+    let mut b = Builder::new(&mut f);
+    let id = b.effect(EffectOp::Builtin(Builtin::GlobalId(0)), &[], &[Type::I32])[0];
+    let four = b.i32(4);
+    let off = b.pure(PureOp::Imul, &[id, four]);
+    let x = b.effect(EffectOp::Load(ssbo(0)), &[off], &[Type::F32])[0];
+    let s = b.pure(PureOp::Sin, &[x]);
+    let c = b.pure(PureOp::Cos, &[x]);
+    let out = MemAccess {
+        space: AddressSpace::Storage(Binding::new(0, 1)),
+        offset: 0,
+    };
+    let eight = b.i32(8);
+    let off2 = b.pure(PureOp::Imul, &[id, eight]);
+    b.effect(EffectOp::Store(out), &[off2, s, c], &[]);
+    b.return_();
+
+    let opt = optimize(&f, g13(), &OptOptions::default()).expect("optimizes");
+    assert_eq!(opt.report.fallback, None);
+    let text = opt.func.to_string();
+    assert!(text.contains("g13.sin_pt_1") && !text.contains(" sin ") && !text.contains(" cos "));
+
+    let xs: Vec<f32> = (0..n)
+        .map(|i| -core::f32::consts::PI + 2.0 * core::f32::consts::PI * i as f32 / n as f32)
+        .collect();
+    let mut res = Resources::new();
+    res.bind_storage(Binding::new(0, 0), f32_bytes(&xs));
+    res.bind_storage(Binding::new(0, 1), vec![0; 8 * n as usize]);
+    run_compute(&opt.func, &mut res, [1, 1, 1], &Limits::default()).expect("runs");
+    let got = bytes_f32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
+    for (i, &x) in xs.iter().enumerate() {
+        let (s, c) = (got[2 * i] as f64, got[2 * i + 1] as f64);
+        let x = x as f64;
+        assert!((s - x.sin()).abs() <= 2f64.powi(-11), "sin({x}) = {s}");
+        assert!((c - x.cos()).abs() <= 2f64.powi(-11), "cos({x}) = {c}");
+    }
+}

@@ -221,7 +221,12 @@ fn compare_buffers(
 }
 
 /// Runs a fragment shader at both levels and compares every render target.
-pub fn check_fragment(func: &Function, res: &Resources, grid: &FragmentGrid, tol: Tol) -> Vec<Binary> {
+pub fn check_fragment(
+    func: &Function,
+    res: &Resources,
+    grid: &FragmentGrid,
+    tol: Tol,
+) -> Vec<Binary> {
     let mut expected_res = res.clone();
     let expected = match interp::run_fragment(func, &mut expected_res, grid, &Limits::default()) {
         Ok(e) => e,
@@ -239,7 +244,15 @@ pub fn check_fragment(func: &Function, res: &Resources, grid: &FragmentGrid, tol
                 binary.disassembly
             ),
         };
-        compare_targets(level, &f, &binary, &expected.targets, &got.targets, grid, tol);
+        compare_targets(
+            level,
+            &f,
+            &binary,
+            &expected.targets,
+            &got.targets,
+            grid,
+            tol,
+        );
         binaries.push(binary);
     }
     binaries

@@ -30,10 +30,17 @@ pub fn run_compute(
         .try_fold(1usize, |n, &s| n.checked_mul(s as usize))
         .unwrap_or(usize::MAX);
     if lanes == 0 || lanes > limits.max_lanes {
-        return Err(InterpError::BadLaunch(format!(
-            "workgroup size {local_size:?} must have between 1 and {} invocations",
-            limits.max_lanes
-        )));
+        return Err(InterpError::WorkgroupSize {
+            size: local_size,
+            limit: limits.max_lanes,
+        });
+    }
+    let shared_memory = func.shared_memory as usize;
+    if shared_memory > limits.max_shared_memory {
+        return Err(InterpError::SharedMemory {
+            bytes: func.shared_memory,
+            limit: limits.max_shared_memory,
+        });
     }
     let mut stats = Stats::default();
     let mut steps = 0;
@@ -53,7 +60,7 @@ pub fn run_compute(
                     env,
                     steps,
                 );
-                m.shared = vec![0; func.shared_memory as usize];
+                m.shared = vec![0; shared_memory];
                 m.run()?;
                 steps = m.steps;
                 stats.add(&m.stats);

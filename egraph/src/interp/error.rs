@@ -17,9 +17,56 @@ pub enum InterpError {
         /// The function's stage.
         got: &'static str,
     },
-    /// A launch parameter (grid, workgroup or vertex count, inputs) is unusable.
-    #[error("bad launch: {0}")]
-    BadLaunch(String),
+    /// A workgroup of no invocations or of more than [`Limits::max_lanes`].
+    ///
+    /// [`Limits::max_lanes`]: super::Limits::max_lanes
+    #[error("bad launch: workgroup size {size:?} must have between 1 and {limit} invocations")]
+    WorkgroupSize {
+        /// `local_size`.
+        size: [u32; 3],
+        /// The lane limit.
+        limit: usize,
+    },
+    /// A fragment grid needing more lanes (pixels and helper lanes) than the limit.
+    #[error("bad launch: a {width}x{height} grid needs {lanes} lanes, more than the limit of {limit}")]
+    GridSize {
+        /// Grid width.
+        width: u32,
+        /// Grid height.
+        height: u32,
+        /// Lanes the padded grid needs.
+        lanes: usize,
+        /// The lane limit.
+        limit: usize,
+    },
+    /// More vertices than the lane limit.
+    #[error("bad launch: {count} vertices exceed the limit of {limit} lanes")]
+    VertexCount {
+        /// Vertices requested.
+        count: u32,
+        /// The lane limit.
+        limit: usize,
+    },
+    /// A vertex attribute with fewer vertices than the run.
+    #[error("bad launch: attribute location {location} has {supplied} vertices, {needed} needed")]
+    MissingVertices {
+        /// The attribute location.
+        location: u32,
+        /// Vertices supplied.
+        supplied: usize,
+        /// Vertices run.
+        needed: usize,
+    },
+    /// More shared memory than [`Limits::max_shared_memory`].
+    ///
+    /// [`Limits::max_shared_memory`]: super::Limits::max_shared_memory
+    #[error("bad launch: the function declares {bytes} bytes of shared memory, more than the limit of {limit}")]
+    SharedMemory {
+        /// The function's `shared_memory`.
+        bytes: u32,
+        /// The limit.
+        limit: usize,
+    },
     /// A structure the verifier guarantees is missing (the interpreter checks instead of
     /// panicking).
     #[error("{inst}: malformed: {reason}")]

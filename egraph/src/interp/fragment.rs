@@ -127,7 +127,9 @@ impl FragmentOutput {
             return None;
         }
         let target = self.targets.get(&location)?;
-        target.get((y * self.width + x) as usize).copied()
+        target
+            .get(y as usize * self.width as usize + x as usize)
+            .copied()
     }
 }
 
@@ -157,10 +159,12 @@ pub fn run_fragment(
     let quads = QuadGrid::covering(grid.width, grid.height);
     let lanes = quads.lanes();
     if lanes > limits.max_lanes {
-        return Err(InterpError::BadLaunch(format!(
-            "a {}x{} grid needs {lanes} lanes, more than the limit of {}",
-            grid.width, grid.height, limits.max_lanes
-        )));
+        return Err(InterpError::GridSize {
+            width: grid.width,
+            height: grid.height,
+            lanes,
+            limit: limits.max_lanes,
+        });
     }
     let env = StageEnv::Fragment {
         grid,

@@ -1,5 +1,5 @@
-//! Budgets that stop a run: runaway loops and oversized launches end with an error instead of
-//! hanging or exhausting memory.
+//! Budgets that stop a run: runaway loops and oversized launches (lanes, shared memory) end with
+//! an error instead of hanging or exhausting memory.
 
 /// Iterations one execution of a loop may run before [`InterpError::LoopLimit`]: generous for
 /// real shaders (a loop over a million elements per invocation), small enough that a runaway
@@ -19,6 +19,11 @@ pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
 /// batch): every SSA value holds one 8-byte slot per lane, so this bounds memory.
 pub const DEFAULT_MAX_LANES: usize = 1 << 18;
 
+/// Bytes of shared memory a compute function may declare (allocated zeroed for every
+/// workgroup): far above any GPU's (32 KiB on the G13, Vulkan guarantees 16 KiB), so that only
+/// a corrupt or hostile `shared(N)` is refused.
+pub const DEFAULT_MAX_SHARED_MEMORY: usize = 1 << 24;
+
 /// The budgets of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -28,6 +33,8 @@ pub struct Limits {
     pub max_steps: u64,
     /// Lanes allowed in one lockstep batch.
     pub max_lanes: usize,
+    /// Bytes of shared memory allowed per workgroup.
+    pub max_shared_memory: usize,
 }
 
 impl Default for Limits {
@@ -36,6 +43,7 @@ impl Default for Limits {
             max_loop_iterations: DEFAULT_MAX_LOOP_ITERATIONS,
             max_steps: DEFAULT_MAX_STEPS,
             max_lanes: DEFAULT_MAX_LANES,
+            max_shared_memory: DEFAULT_MAX_SHARED_MEMORY,
         }
     }
 }

@@ -119,7 +119,8 @@
 //! A loop that runs more than [`Limits::max_loop_iterations`] iterations in one execution stops
 //! with [`InterpError::LoopLimit`] naming the loop; a run that exceeds
 //! [`Limits::max_steps`] lane-instructions stops with [`InterpError::StepLimit`] naming the
-//! instruction and its innermost loop.
+//! instruction and its innermost loop. Launches needing more than [`Limits::max_lanes`] lanes
+//! or [`Limits::max_shared_memory`] bytes of shared memory are refused before they start.
 //!
 //! # Example
 //! ```
@@ -172,7 +173,10 @@ mod vertex;
 pub use compute::run_compute;
 pub use error::InterpError;
 pub use fragment::{run_fragment, FragmentGrid, FragmentOutput, Varying};
-pub use limits::{Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_STEPS};
+pub use limits::{
+    Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_SHARED_MEMORY,
+    DEFAULT_MAX_STEPS,
+};
 pub use resources::{bytes_f32, bytes_u32, f32_bytes, u32_bytes, Buffer, BufferKind, Resources};
 pub use stats::Stats;
 pub use texture::{

@@ -43,16 +43,17 @@ pub fn run_vertex(
     crate::ir::verify(func)?;
     let n = vertex_count as usize;
     if n > limits.max_lanes {
-        return Err(InterpError::BadLaunch(format!(
-            "{n} vertices exceed the limit of {} lanes",
-            limits.max_lanes
-        )));
+        return Err(InterpError::VertexCount {
+            count: vertex_count,
+            limit: limits.max_lanes,
+        });
     }
-    if let Some((loc, a)) = attributes.iter().find(|(_, a)| a.len() < n) {
-        return Err(InterpError::BadLaunch(format!(
-            "attribute location {loc} has {} vertices, {n} needed",
-            a.len()
-        )));
+    if let Some((&location, a)) = attributes.iter().find(|(_, a)| a.len() < n) {
+        return Err(InterpError::MissingVertices {
+            location,
+            supplied: a.len(),
+            needed: n,
+        });
     }
     let env = StageEnv::Vertex { attributes };
     let mut m = Machine::new(func, limits, n, ResourcesRef::Shared(resources), env, 0);

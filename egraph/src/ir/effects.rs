@@ -350,8 +350,54 @@ pub enum EffectOp {
 
 /// Why an effect's operands or results do not fit it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct EffectTypeError(pub String);
+pub enum EffectTypeError {
+    /// The operand types are not the ones the effect takes.
+    #[error("operands have types [{}], expected [{}]", list(.found), list(.expected))]
+    Operands {
+        /// The operands' types.
+        found: Vec<Type>,
+        /// The types the effect takes.
+        expected: Vec<Type>,
+    },
+    /// The result types are not the ones the effect produces.
+    #[error("results have types [{}], expected [{}]", list(.found), list(.expected))]
+    Results {
+        /// The results' types.
+        found: Vec<Type>,
+        /// The types the effect produces.
+        expected: Vec<Type>,
+    },
+    /// A load without results.
+    #[error("a load needs at least one result")]
+    LoadWithoutResults,
+    /// A store to uniform memory or push constants.
+    #[error("store to a read-only address space")]
+    StoreToReadOnly,
+    /// A store's operands are not an i32 offset and one or more values.
+    #[error("a store takes an i32 offset and at least one value")]
+    StoreOperands,
+    /// An input's result is not one numeric value.
+    #[error("an input has one numeric result")]
+    InputResult,
+    /// An output's operand is not one numeric value.
+    #[error("an output takes one numeric operand")]
+    OutputOperand,
+    /// A derivative's operand and result are not one float of one type.
+    #[error("a derivative maps one float to the same type")]
+    Derivative,
+    /// A sample's operands are not the given number of floats.
+    #[error("a sample takes {0} float operands")]
+    SampleOperands(usize),
+    /// A sample's results are not the given number of floats.
+    #[error("a sample has {0} float results")]
+    SampleResults(usize),
+    /// A texel fetch from a cube map (SPIR-V fetches from cube maps are not allowed).
+    #[error("fetch from a cube map")]
+    FetchFromCube,
+    /// A fetch's results are not four floats.
+    #[error("a fetch has 4 float results")]
+    FetchResults,
+}
 
 impl EffectOp {
     /// The text-form mnemonic.
@@ -397,24 +443,22 @@ impl EffectOp {
 
     /// Checks operand and result types against the operation.
     pub fn check(&self, args: &[Type], results: &[Type]) -> Result<(), EffectTypeError> {
-        let fail = |msg: String| Err(EffectTypeError(msg));
+        use EffectTypeError as E;
         let expect_args = |want: &[Type]| -> Result<(), EffectTypeError> {
             if args != want {
-                return Err(EffectTypeError(format!(
-                    "operands have types [{}], expected [{}]",
-                    list(args),
-                    list(want)
-                )));
+                return Err(E::Operands {
+                    found: args.to_vec(),
+                    expected: want.to_vec(),
+                });
             }
             Ok(())
         };
         let expect_results = |want: &[Type]| -> Result<(), EffectTypeError> {
             if results != want {
-                return Err(EffectTypeError(format!(
-                    "results have types [{}], expected [{}]",
-                    list(results),
-                    list(want)
-                )));
+                return Err(E::Results {
+                    found: results.to_vec(),
+                    expected: want.to_vec(),
+                });
             }
             Ok(())
         };
@@ -422,16 +466,16 @@ impl EffectOp {
             EffectOp::Load(_) => {
                 expect_args(&[Type::I32])?;
                 if results.is_empty() {
-                    return fail("a load needs at least one result".into());
+                    return Err(E::LoadWithoutResults);
                 }
                 Ok(())
             }
             EffectOp::Store(access) => {
                 if !access.space.is_writable() {
-                    return fail("store to a read-only address space".into());
+                    return Err(E::StoreToReadOnly);
                 }
                 if args.len() < 2 || args[0] != Type::I32 {
-                    return fail("a store takes an i32 offset and at least one value".into());
+                    return Err(E::StoreOperands);
                 }
                 expect_results(&[])
             }
@@ -451,37 +495,37 @@ impl EffectOp {
                 expect_args(&[])?;
                 match results {
                     [t] if *t != Type::Bool => Ok(()),
-                    _ => fail("an input has one numeric result".into()),
+                    _ => Err(E::InputResult),
                 }
             }
             EffectOp::Output(_) => {
                 expect_results(&[])?;
                 match args {
                     [t] if *t != Type::Bool => Ok(()),
-                    _ => fail("an output takes one numeric operand".into()),
+                    _ => Err(E::OutputOperand),
                 }
             }
             EffectOp::Derivative(..) => match (args, results) {
                 ([a], [r]) if a.is_float() && a == r => Ok(()),
-                _ => fail("a derivative maps one float to the same type".into()),
+                _ => Err(E::Derivative),
             },
             EffectOp::Sample(s) => {
                 if args.len() != s.arity() || args.iter().any(|t| !t.is_float()) {
-                    return fail(format!("a sample takes {} float operands", s.arity()));
+                    return Err(E::SampleOperands(s.arity()));
                 }
                 if results.len() != s.result_count() || results.iter().any(|t| !t.is_float()) {
-                    return fail(format!("a sample has {} float results", s.result_count()));
+                    return Err(E::SampleResults(s.result_count()));
                 }
                 Ok(())
             }
             EffectOp::Fetch(f) => {
                 if f.target.dim == TexDim::Cube {
-                    return fail("fetch from a cube map".into());
+                    return Err(E::FetchFromCube);
                 }
                 let n = f.target.dim.coords() + f.target.arrayed as usize + 1;
                 expect_args(&vec![Type::I32; n])?;
                 if results.len() != 4 || results.iter().any(|t| !t.is_float()) {
-                    return fail("a fetch has 4 float results".into());
+                    return Err(E::FetchResults);
                 }
                 Ok(())
             }

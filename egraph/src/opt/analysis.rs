@@ -3,8 +3,9 @@
 //! - **Type**: every e-class has exactly one type, inferred from the operation table's
 //!   signatures ([`Signature::infer`]); sample classes (a bundle of results) have none.
 //! - **Constant**: an e-node whose operands are all constants is evaluated with the IR's own
-//!   evaluation function ([`PureOp::eval`], [`CustomOp::eval`](crate::ir::CustomOp::eval)): one
-//!   definition of each operation serves the interpreter, the folder and the rule checks. A class
+//!   evaluation function ([`PureOp::eval`](crate::ir::PureOp::eval),
+//!   [`CustomOp::eval`](crate::ir::CustomOp::eval)): one definition of each operation serves the
+//!   interpreter, the folder and the rule checks. A class
 //!   that becomes constant gets a constant e-node and loses its other e-nodes (nothing is cheaper
 //!   than a constant, and the pruning keeps rules from working on dead alternatives).
 //! - **Uniform**: the value is the same for every invocation of a dispatch or draw (constants and

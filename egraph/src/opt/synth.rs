@@ -34,14 +34,20 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 
+    /// A float in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        const SCALE: f64 = 1.0 / (1u64 << 53) as f64;
+        (self.next_u64() >> 11) as f64 * SCALE
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 1.0 < p
+        self.unit() < p
     }
 
     /// A float in `[lo, hi)`.
     pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+        lo + (hi - lo) * self.unit()
     }
 }
 

@@ -188,8 +188,12 @@ impl Cx<'_> {
                     self.block(then_block, Some((b, index)))?;
                     self.block(else_block, Some((b, index)))?;
                     let results = data.results.iter().map(|&r| self.leaf(r)).collect();
+                    let cond = args.first().copied().ok_or_else(|| LowerError::Malformed {
+                        inst: inst.to_string(),
+                        what: "an `if` needs a condition",
+                    })?;
                     Item::If {
-                        cond: args[0],
+                        cond,
                         results,
                         then_block,
                         else_block,

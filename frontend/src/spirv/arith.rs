@@ -21,7 +21,12 @@ use spirv::Op;
 impl<'m> Lowerer<'m> {
     /// A pure operation on operands taken from the module, with their types checked against the
     /// operation's signature.
-    pub fn pure_checked(&mut self, inst: &Inst, op: PureOp, args: &[Value]) -> Result<Value, SpirvError> {
+    pub fn pure_checked(
+        &mut self,
+        inst: &Inst,
+        op: PureOp,
+        args: &[Value],
+    ) -> Result<Value, SpirvError> {
         let tys: SmallVec<[Type; 4]> = args.iter().map(|&a| self.ty(a)).collect();
         op.signature()
             .infer(&tys)
@@ -30,7 +35,13 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A conversion with its operand and result types checked.
-    pub fn convert_checked(&mut self, inst: &Inst, op: PureOp, arg: Value, to: Type) -> Result<Value, SpirvError> {
+    pub fn convert_checked(
+        &mut self,
+        inst: &Inst,
+        op: PureOp,
+        arg: Value,
+        to: Type,
+    ) -> Result<Value, SpirvError> {
         op.signature()
             .check(&[self.ty(arg)], to)
             .map_err(|e| inst.mismatch(format!("{}: {e}", op.name())))?;
@@ -178,7 +189,11 @@ impl<'m> Lowerer<'m> {
             })?,
             Op::Any | Op::All => {
                 let v = self.operand_components(inst, 0)?;
-                let op = if inst.opcode == Op::Any { P::Or } else { P::And };
+                let op = if inst.opcode == Op::Any {
+                    P::Or
+                } else {
+                    P::And
+                };
                 let Some((&first, rest)) = v.split_first() else {
                     return Err(inst.mismatch("OpAny/OpAll of an empty value"));
                 };
@@ -232,14 +247,22 @@ impl<'m> Lowerer<'m> {
                 Ok(s.pure(P::Select, &[tiny, zero, back]))
             })?,
 
-            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => self.extended(inst)?,
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+                self.extended(inst)?
+            }
             _ => return self.lower_composite(inst),
         }
         Ok(true)
     }
 
     /// `x - y * round(x / y)` with `round` = floor (OpFMod) or trunc (OpFRem).
-    fn float_remainder(&mut self, inst: &Inst, x: Value, y: Value, round: PureOp) -> Result<Value, SpirvError> {
+    fn float_remainder(
+        &mut self,
+        inst: &Inst,
+        x: Value,
+        y: Value,
+        round: PureOp,
+    ) -> Result<Value, SpirvError> {
         let q = self.pure_checked(inst, PureOp::Fdiv, &[x, y])?;
         let r = self.pure(round, &[q]);
         let m = self.pure(PureOp::Fmul, &[y, r]);
@@ -280,7 +303,13 @@ impl<'m> Lowerer<'m> {
     }
 
     /// An integer zero- or sign-extended, or truncated, to `to`.
-    pub fn int_resize(&mut self, inst: &Inst, x: Value, to: Type, signed: bool) -> Result<Value, SpirvError> {
+    pub fn int_resize(
+        &mut self,
+        inst: &Inst,
+        x: Value,
+        to: Type,
+        signed: bool,
+    ) -> Result<Value, SpirvError> {
         let from = self.ty(x);
         if !from.is_int() || !to.is_int() {
             return Err(inst.mismatch(format!("integer conversion from {from} to {to}")));
@@ -353,7 +382,11 @@ impl<'m> Lowerer<'m> {
         let mut leaves = Vec::new();
         value.leaves(&mut leaves);
         let expected = self.types.leaf_types(inst.result_ty()?, inst)?;
-        if leaves.iter().map(|&v| self.ty(v)).ne(expected.iter().copied()) {
+        if leaves
+            .iter()
+            .map(|&v| self.ty(v))
+            .ne(expected.iter().copied())
+        {
             return Err(inst.mismatch("select result does not match its result type"));
         }
         self.bind(inst, value)
@@ -465,12 +498,22 @@ impl<'m> Lowerer<'m> {
             hi.push(h);
         }
         let vector = a.len() > 1;
-        let wrap = |v: Vec<Value>| if vector { Agg::vector(v) } else { Agg::Scalar(v[0]) };
+        let wrap = |v: Vec<Value>| {
+            if vector {
+                Agg::vector(v)
+            } else {
+                Agg::Scalar(v[0])
+            }
+        };
         let value = Agg::composite(vec![wrap(lo), wrap(hi)]);
         let mut leaves = Vec::new();
         value.leaves(&mut leaves);
         let expected = self.types.leaf_types(inst.result_ty()?, inst)?;
-        if leaves.iter().map(|&v| self.ty(v)).ne(expected.iter().copied()) {
+        if leaves
+            .iter()
+            .map(|&v| self.ty(v))
+            .ne(expected.iter().copied())
+        {
             return Err(inst.mismatch("result does not match its structure type"));
         }
         self.bind(inst, value)

@@ -22,7 +22,9 @@ fn inline_directly(f: &Func) -> bool {
         for i in &b.insts {
             match i.opcode {
                 Op::Return | Op::ReturnValue => returns += 1,
-                Op::LoopMerge | Op::Kill | Op::TerminateInvocation | Op::Unreachable => return false,
+                Op::LoopMerge | Op::Kill | Op::TerminateInvocation | Op::Unreachable => {
+                    return false
+                }
                 _ => {}
             }
         }
@@ -33,7 +35,11 @@ fn inline_directly(f: &Func) -> bool {
 impl<'m> Lowerer<'m> {
     pub fn lower_call(&mut self, inst: &Inst) -> Result<Step, SpirvError> {
         let callee = inst.id(0)?;
-        let f: &'m Func = self.funcs.get(&callee).copied().ok_or_else(|| inst.unknown_id(callee))?;
+        let f: &'m Func = self
+            .funcs
+            .get(&callee)
+            .copied()
+            .ok_or_else(|| inst.unknown_id(callee))?;
         if self.calls.contains(&callee) {
             return Err(inst.invalid("recursive function call"));
         }
@@ -61,21 +67,44 @@ impl<'m> Lowerer<'m> {
         let result = inst.result_id;
         self.calls.push(callee);
         let reachable = if inline_directly(f) {
-            let kind = FrameKind::Call { direct: true, result };
+            let kind = FrameKind::Call {
+                direct: true,
+                result,
+            };
             let pre = self.env.clone();
-            self.frames.push(Frame::new(kind, None, vec![Target::Return], pre, self.visited.len(), inst));
+            self.frames.push(Frame::new(
+                kind,
+                None,
+                vec![Target::Return],
+                pre,
+                self.visited.len(),
+                inst,
+            ));
             let flow = self.lower_seq(entry, inst)?;
             self.frames.pop();
             flow == Flow::Returned
         } else {
             let parent = self.block;
             let (ir, body, _) = self.builder().begin_loop(&[], &[]);
-            let kind = FrameKind::Call { direct: false, result };
+            let kind = FrameKind::Call {
+                direct: false,
+                result,
+            };
             let pre = self.env.clone();
-            self.frames.push(Frame::new(kind, Some(ir), vec![Target::Return], pre, self.visited.len(), inst));
+            self.frames.push(Frame::new(
+                kind,
+                Some(ir),
+                vec![Target::Return],
+                pre,
+                self.visited.len(),
+                inst,
+            ));
             self.block = body;
             let flow = self.lower_seq(entry, inst)?;
-            let frame = self.frames.pop().expect("the call frame pushed above is on top");
+            let frame = self
+                .frames
+                .pop()
+                .expect("the call frame pushed above is on top");
             self.block = parent;
             if flow == Flow::Returned {
                 return Err(inst.unstructured("a callee returned past its own frame"));
@@ -96,6 +125,10 @@ impl<'m> Lowerer<'m> {
                 self.env.map.remove(&Key::Var(*v));
             }
         }
-        Ok(if reachable { Step::Continue } else { Step::Stop })
+        Ok(if reachable {
+            Step::Continue
+        } else {
+            Step::Stop
+        })
     }
 }

@@ -59,7 +59,9 @@ impl FrameKind {
     pub fn is_ir_loop(&self) -> bool {
         matches!(
             self,
-            FrameKind::Loop { .. } | FrameKind::Switch { .. } | FrameKind::Call { direct: false, .. }
+            FrameKind::Loop { .. }
+                | FrameKind::Switch { .. }
+                | FrameKind::Call { direct: false, .. }
         )
     }
 }
@@ -99,7 +101,14 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
-    pub fn new(kind: FrameKind, ir: Option<ir::Inst>, exits: Vec<Target>, pre: Env, visited_start: usize, at: &Inst) -> Frame {
+    pub fn new(
+        kind: FrameKind,
+        ir: Option<ir::Inst>,
+        exits: Vec<Target>,
+        pre: Env,
+        visited_start: usize,
+        at: &Inst,
+    ) -> Frame {
         Frame {
             kind,
             ir,
@@ -132,7 +141,12 @@ impl<'m> Lowerer<'m> {
 
     /// As [`Lowerer::lower_seq`]; `in_header` says `start` is a loop header whose loop is
     /// already open.
-    pub fn lower_seq_from(&mut self, start: Id, in_header: bool, at: &Inst) -> Result<Flow, SpirvError> {
+    pub fn lower_seq_from(
+        &mut self,
+        start: Id,
+        in_header: bool,
+        at: &Inst,
+    ) -> Result<Flow, SpirvError> {
         let mark = self.path_stack.len();
         let result = self.seq_inner(start, in_header, at);
         while self.path_stack.len() > mark {
@@ -303,7 +317,9 @@ impl<'m> Lowerer<'m> {
                 [Operand::IdRef(v), Operand::IdRef(p)] if *p == from => Some(*v),
                 _ => None,
             });
-            let v = incoming.ok_or_else(|| phi.invalid(format!("OpPhi has no value for the edge from %{from}")))?;
+            let v = incoming.ok_or_else(|| {
+                phi.invalid(format!("OpPhi has no value for the edge from %{from}"))
+            })?;
             bound.push((phi.result()?, self.value(v, phi)?));
         }
         for (id, v) in bound {
@@ -319,11 +335,15 @@ impl<'m> Lowerer<'m> {
                 (FrameKind::Call { .. }, Target::Return) => return Some(i),
                 (FrameKind::Call { .. }, Target::Block(_)) => return None,
                 (FrameKind::If { merge: Some(m) }, Target::Block(b)) if *m == b => return Some(i),
-                (FrameKind::Loop { header, cont, merge, .. }, Target::Block(b))
-                    if b == *header || b == *cont || b == *merge =>
-                {
-                    return Some(i)
-                }
+                (
+                    FrameKind::Loop {
+                        header,
+                        cont,
+                        merge,
+                        ..
+                    },
+                    Target::Block(b),
+                ) if b == *header || b == *cont || b == *merge => return Some(i),
                 (FrameKind::Switch { merge }, Target::Block(b)) if *merge == b => return Some(i),
                 _ => {}
             }
@@ -345,7 +365,10 @@ impl<'m> Lowerer<'m> {
         };
         let top = self.frames.len() - 1;
         // Leaving an IR loop nested inside the owner: break it with an exit code.
-        if let Some(j) = (owner + 1..=top).rev().find(|&j| self.frames[j].kind.is_ir_loop()) {
+        if let Some(j) = (owner + 1..=top)
+            .rev()
+            .find(|&j| self.frames[j].kind.is_ir_loop())
+        {
             let kind = match self.frames[j].exits.iter().position(|t| *t == target) {
                 Some(k) => k,
                 None => {
@@ -366,7 +389,12 @@ impl<'m> Lowerer<'m> {
                 self.record_site(owner, 0, true);
                 Ok(Flow::Done)
             }
-            FrameKind::Loop { header, cont, merge, carried } => {
+            FrameKind::Loop {
+                header,
+                cont,
+                merge,
+                carried,
+            } => {
                 if target == Target::Block(merge) {
                     self.record_site(owner, 0, false);
                     Ok(Flow::Done)
@@ -383,7 +411,9 @@ impl<'m> Lowerer<'m> {
             }
             FrameKind::Call { direct: true, .. } => {
                 if owner != top {
-                    return Err(at.unstructured("a return from inside a construct of an inlined function"));
+                    return Err(
+                        at.unstructured("a return from inside a construct of an inlined function")
+                    );
                 }
                 Ok(Flow::Returned)
             }
@@ -399,11 +429,18 @@ impl<'m> Lowerer<'m> {
             self.builder().break_(&[])
         };
         let env = self.env.clone();
-        self.frames[frame].sites.push(super::cfg::Site { inst, kind, env });
+        self.frames[frame]
+            .sites
+            .push(super::cfg::Site { inst, kind, env });
     }
 
     /// `continue` with the loop-carried values.
-    fn emit_continue(&mut self, at: &Inst, frame: usize, carried: &[Key]) -> Result<(), SpirvError> {
+    fn emit_continue(
+        &mut self,
+        at: &Inst,
+        frame: usize,
+        carried: &[Key],
+    ) -> Result<(), SpirvError> {
         let mut args: Vec<Value> = Vec::new();
         for key in carried {
             let template = self.frames[frame]
@@ -413,7 +450,11 @@ impl<'m> Lowerer<'m> {
                 .ok_or_else(|| at.invalid("loop-carried value without an initial value"))?;
             let current = match self.env.get(*key) {
                 Some(v) if v.same_shape(&template) => v.clone(),
-                Some(_) => return Err(at.unsupported("a loop-carried pointer or image that changes between iterations")),
+                Some(_) => {
+                    return Err(at.unsupported(
+                        "a loop-carried pointer or image that changes between iterations",
+                    ))
+                }
                 None => self.zero_like(&template),
             };
             current.leaves(&mut args);
@@ -439,14 +480,24 @@ impl<'m> Lowerer<'m> {
         let parent = self.block;
         let (ir, [then_block, else_block]) = self.builder().begin_if(cond, &[]);
         let pre = self.env.clone();
-        let frame = Frame::new(FrameKind::If { merge }, Some(ir), Vec::new(), pre.clone(), self.visited.len(), at);
+        let frame = Frame::new(
+            FrameKind::If { merge },
+            Some(ir),
+            Vec::new(),
+            pre.clone(),
+            self.visited.len(),
+            at,
+        );
         self.frames.push(frame);
         for (arm, target) in [(then_block, t), (else_block, f)] {
             self.block = arm;
             self.env = pre.clone();
             self.lower_arm(at, from, target)?;
         }
-        let frame = self.frames.pop().expect("the if frame pushed above is on top");
+        let frame = self
+            .frames
+            .pop()
+            .expect("the if frame pushed above is on top");
         self.block = parent;
         match (self.close_if(frame)?, merge) {
             (true, Some(m)) => Ok(Flow::Next(m)),
@@ -461,7 +512,9 @@ impl<'m> Lowerer<'m> {
             flow => flow,
         };
         match flow {
-            Flow::Returned => Err(at.unstructured("a return from inside a construct of an inlined function")),
+            Flow::Returned => {
+                Err(at.unstructured("a return from inside a construct of an inlined function"))
+            }
             _ => Ok(()),
         }
     }

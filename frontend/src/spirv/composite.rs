@@ -18,7 +18,11 @@ impl<'m> Lowerer<'m> {
         let mut leaves = Vec::new();
         value.leaves(&mut leaves);
         let expected = self.types.leaf_types(inst.result_ty()?, inst)?;
-        if leaves.iter().map(|&v| self.ty(v)).ne(expected.iter().copied()) {
+        if leaves
+            .iter()
+            .map(|&v| self.ty(v))
+            .ne(expected.iter().copied())
+        {
             return Err(inst.mismatch("the computed value does not match the result type"));
         }
         self.bind(inst, value)
@@ -166,10 +170,9 @@ impl<'m> Lowerer<'m> {
             // Vector constituents are scalars or vectors, concatenated.
             let mut comps = Vec::new();
             for p in &parts {
-                comps.extend(
-                    p.components()
-                        .ok_or_else(|| inst.mismatch("vector constituent is not a scalar or vector"))?,
-                );
+                comps.extend(p.components().ok_or_else(|| {
+                    inst.mismatch("vector constituent is not a scalar or vector")
+                })?);
             }
             return self.bind_components(inst, &comps);
         }
@@ -202,7 +205,10 @@ impl<'m> Lowerer<'m> {
             .ok_or_else(|| inst.mismatch(format!("operand {i} is not a matrix")))?;
         let cols: Vec<Column> = cols
             .iter()
-            .map(|c| c.components().ok_or_else(|| inst.mismatch(format!("operand {i} is not a matrix"))))
+            .map(|c| {
+                c.components()
+                    .ok_or_else(|| inst.mismatch(format!("operand {i} is not a matrix")))
+            })
             .collect::<Result<_, _>>()?;
         let rows = cols.first().map_or(0, |c| c.len());
         if cols.is_empty() || cols.iter().any(|c| c.len() != rows) {
@@ -212,7 +218,12 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `sum_c m[c] * v[c]`.
-    pub fn matrix_times_vector(&mut self, inst: &Inst, m: &[Column], v: &[Value]) -> Result<Vec<Value>, SpirvError> {
+    pub fn matrix_times_vector(
+        &mut self,
+        inst: &Inst,
+        m: &[Column],
+        v: &[Value],
+    ) -> Result<Vec<Value>, SpirvError> {
         if m.len() != v.len() {
             return Err(inst.mismatch("matrix columns and vector size differ"));
         }
@@ -226,7 +237,12 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A dot product of operands from the module (types checked).
-    pub fn dot_checked(&mut self, inst: &Inst, a: &[Value], b: &[Value]) -> Result<Value, SpirvError> {
+    pub fn dot_checked(
+        &mut self,
+        inst: &Inst,
+        a: &[Value],
+        b: &[Value],
+    ) -> Result<Value, SpirvError> {
         if a.len() != b.len() || a.is_empty() {
             return Err(inst.mismatch("dot product of vectors of different sizes"));
         }

@@ -100,7 +100,10 @@ impl<'m> Lowerer<'m> {
         for inst in &m.globals {
             match inst.opcode {
                 op if op.is_type() => self.declare_type(inst)?,
-                Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
+                Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::SpecConstantTrue
+                | Op::SpecConstantFalse => {
                     let mut v = matches!(inst.opcode, Op::ConstantTrue | Op::SpecConstantTrue);
                     if inst.opcode != Op::ConstantTrue && inst.opcode != Op::ConstantFalse {
                         if let Some(bits) = self.specialized(inst)? {
@@ -108,7 +111,8 @@ impl<'m> Lowerer<'m> {
                         }
                     }
                     self.expect_scalar(inst, Type::Bool)?;
-                    self.consts.insert(inst.result()?, ConstVal::Scalar(Const::bool(v)));
+                    self.consts
+                        .insert(inst.result()?, ConstVal::Scalar(Const::bool(v)));
                 }
                 Op::Constant | Op::SpecConstant => {
                     let ty = self.types.scalar(inst.result_ty()?, inst)?;
@@ -125,13 +129,16 @@ impl<'m> Lowerer<'m> {
                             bits = b;
                         }
                     }
-                    self.consts.insert(inst.result()?, ConstVal::Scalar(Const::from_bits(ty, bits)));
+                    self.consts
+                        .insert(inst.result()?, ConstVal::Scalar(Const::from_bits(ty, bits)));
                 }
                 Op::ConstantNull => {
                     let c = ConstVal::null(&self.types, inst.result_ty()?, inst)?;
                     self.consts.insert(inst.result()?, c);
                 }
-                Op::ConstantComposite | Op::SpecConstantComposite => self.declare_composite(inst)?,
+                Op::ConstantComposite | Op::SpecConstantComposite => {
+                    self.declare_composite(inst)?
+                }
                 Op::SpecConstantOp => self.declare_spec_op(inst)?,
                 Op::Variable => self.declare_global_var(inst)?,
                 Op::Undef => {
@@ -274,7 +281,11 @@ impl<'m> Lowerer<'m> {
         };
         let shape_ok = match &ty {
             Ty::Vector { elem, count } => {
-                (2..=4).contains(count) && matches!(self.types.get(*elem, inst)?, Ty::Bool | Ty::Int { .. } | Ty::Float { .. })
+                (2..=4).contains(count)
+                    && matches!(
+                        self.types.get(*elem, inst)?,
+                        Ty::Bool | Ty::Int { .. } | Ty::Float { .. }
+                    )
             }
             Ty::Matrix { column, columns } => {
                 (2..=4).contains(columns) && self.types.is_vector(*column)
@@ -304,7 +315,9 @@ impl<'m> Lowerer<'m> {
             Some(c) if c.ty().is_int() && c.as_u64() > 0 && c.as_u64() <= u32::MAX as u64 => {
                 Ok(c.as_u64() as u32)
             }
-            _ => Err(inst.invalid(format!("array length %{length} is not a positive integer constant"))),
+            _ => Err(inst.invalid(format!(
+                "array length %{length} is not a positive integer constant"
+            ))),
         }
     }
 }

@@ -13,8 +13,7 @@ use super::types::TypeTable;
 use super::value::{Agg, Env, Key};
 use super::LiftOptions;
 use agxc_egraph::ir::{
-    Block, Builder, Const, EffectOp, Function, InstFlags, Op, PureOp, Stage, Type, Value,
-    ValueDef,
+    Block, Builder, Const, EffectOp, Function, InstFlags, Op, PureOp, Stage, Type, Value, ValueDef,
 };
 use smallvec::SmallVec;
 use spirv::Decoration;
@@ -147,7 +146,12 @@ impl<'m> Lowerer<'m> {
 
     /// Appends an instruction to the entry block's prologue, where its results are visible
     /// everywhere. Only for instructions without operands or with prologue operands.
-    pub fn prologue_append(&mut self, op: Op, args: &[Value], tys: &[Type]) -> SmallVec<[Value; 2]> {
+    pub fn prologue_append(
+        &mut self,
+        op: Op,
+        args: &[Value],
+        tys: &[Type],
+    ) -> SmallVec<[Value; 2]> {
         let entry = self.func.entry;
         let mut b = Builder::new(&mut self.func);
         let (inst, results) = b.append(op, args, tys, &[]);
@@ -162,6 +166,29 @@ impl<'m> Lowerer<'m> {
     /// specialization-constant operations, which are computed there).
     pub fn seal_prologue(&mut self) {
         self.prologue = self.func.blocks[self.func.entry].insts.len();
+    }
+
+    /// Drops prologue constants and invariant reads nothing uses (a vector built-in whose other
+    /// components are never read, zeros made for paths that merge nothing, ...).
+    pub fn prune_prologue(&mut self) {
+        let mut used = std::collections::HashSet::new();
+        let func = &self.func;
+        func.for_each_inst(|_, i| used.extend(func.inst(i).args.iter().copied()));
+        let entry = self.func.entry;
+        let insts = std::mem::take(&mut self.func.blocks[entry].insts);
+        let kept = insts
+            .into_iter()
+            .filter(|&i| {
+                let data = &self.func.insts[i];
+                let removable = match data.op {
+                    Op::Const(_) => true,
+                    Op::Effect(e) => e.is_invariant_read(),
+                    _ => false,
+                };
+                !removable || data.results.iter().any(|r| used.contains(r))
+            })
+            .collect();
+        self.func.blocks[entry].insts = kept;
     }
 
     /// A constant (one per distinct constant, in the prologue).
@@ -217,7 +244,12 @@ impl<'m> Lowerer<'m> {
         b.convert(op, arg, to)
     }
 
-    pub fn effect(&mut self, op: EffectOp, args: &[Value], results: &[Type]) -> SmallVec<[Value; 2]> {
+    pub fn effect(
+        &mut self,
+        op: EffectOp,
+        args: &[Value],
+        results: &[Type],
+    ) -> SmallVec<[Value; 2]> {
         self.builder().effect(op, args, results)
     }
 

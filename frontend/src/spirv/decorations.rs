@@ -111,7 +111,11 @@ impl Decorations {
                     let target = inst.id(0)?;
                     let member = inst.literal(1)?;
                     let deco = decoration(inst, 2)?;
-                    decos.members.entry((target, member)).or_default().push(deco);
+                    decos
+                        .members
+                        .entry((target, member))
+                        .or_default()
+                        .push(deco);
                 }
                 Op::DecorationGroup => {
                     groups.insert(inst.result()?, Vec::new());

@@ -33,6 +33,7 @@ pub(crate) fn lift_words(words: &[u32], options: &LiftOptions) -> Result<Functio
     l.init_global_vars()?;
     l.collect_outputs(&entry.interface)?;
     l.lower_entry(entry.function, entry.inst)?;
+    l.prune_prologue();
     let func = l.func;
     verify(&func).map_err(|e| SpirvError::Internal {
         function: entry.name.clone(),
@@ -64,7 +65,10 @@ fn check_requirements(m: &Module) -> Result<(), SpirvError> {
         }
     }
     if let Some(mm) = &m.memory_model {
-        if !matches!(mm.operands.first(), Some(Operand::AddressingModel(AddressingModel::Logical))) {
+        if !matches!(
+            mm.operands.first(),
+            Some(Operand::AddressingModel(AddressingModel::Logical))
+        ) {
             return Err(mm.unsupported("addressing models other than Logical"));
         }
     }
@@ -82,15 +86,26 @@ fn choose_entry<'m>(m: &'m Module, options: &LiftOptions) -> Result<Entry<'m>, S
     }
     let inst = match (found.as_slice(), &options.entry) {
         ([one], _) => *one,
-        ([], Some(name)) => return Err(SpirvError::EntryPoint(format!("no entry point named `{name}`"))),
-        ([], None) => return Err(SpirvError::EntryPoint("the module has no entry point".into())),
+        ([], Some(name)) => {
+            return Err(SpirvError::EntryPoint(format!(
+                "no entry point named `{name}`"
+            )))
+        }
+        ([], None) => {
+            return Err(SpirvError::EntryPoint(
+                "the module has no entry point".into(),
+            ))
+        }
         (_, Some(name)) => {
             return Err(SpirvError::EntryPoint(format!(
                 "several entry points are named `{name}` (for different stages)"
             )))
         }
         (_, None) => {
-            let names: Vec<String> = found.iter().filter_map(|i| i.string(2).ok().map(str::to_string)).collect();
+            let names: Vec<String> = found
+                .iter()
+                .filter_map(|i| i.string(2).ok().map(str::to_string))
+                .collect();
             return Err(SpirvError::EntryPoint(format!(
                 "the module has {} entry points ({}); name one",
                 names.len(),
@@ -102,7 +117,9 @@ fn choose_entry<'m>(m: &'m Module, options: &LiftOptions) -> Result<Entry<'m>, S
         Some(Operand::ExecutionModel(ExecutionModel::GLCompute)) => Stage::Compute,
         Some(Operand::ExecutionModel(ExecutionModel::Fragment)) => Stage::Fragment,
         Some(Operand::ExecutionModel(ExecutionModel::Vertex)) => Stage::Vertex,
-        Some(Operand::ExecutionModel(other)) => return Err(inst.unsupported(format!("execution model {other:?}"))),
+        Some(Operand::ExecutionModel(other)) => {
+            return Err(inst.unsupported(format!("execution model {other:?}")))
+        }
         _ => return Err(inst.invalid("missing execution model")),
     };
     Ok(Entry {
@@ -150,6 +167,16 @@ impl<'m> Lowerer<'m> {
                 ExecutionMode::LocalSize => {
                     modes.local_size = [inst.literal(2)?, inst.literal(3)?, inst.literal(4)?];
                 }
+                ExecutionMode::LocalSizeId => {
+                    for (slot, i) in modes.local_size.iter_mut().zip(2..) {
+                        let v = self.operand_scalar(inst, i)?;
+                        let c = self
+                            .fold(v)
+                            .filter(|c| c.ty().is_int())
+                            .ok_or_else(|| inst.invalid("LocalSizeId operand is not an integer constant"))?;
+                        *slot = u32::try_from(c.as_u64()).map_err(|_| inst.invalid("LocalSizeId out of range"))?;
+                    }
+                }
                 ExecutionMode::OriginUpperLeft => modes.origin_upper_left = true,
                 ExecutionMode::OriginLowerLeft => modes.origin_upper_left = false,
                 ExecutionMode::PixelCenterInteger => modes.pixel_center_integer = true,
@@ -166,15 +193,22 @@ impl<'m> Lowerer<'m> {
         // A constant decorated WorkgroupSize overrides LocalSize (SPIR-V BuiltIn WorkgroupSize).
         for inst in m.globals.iter() {
             let Some(id) = inst.result_id else { continue };
-            if self.decos.builtin(id) != Some(BuiltIn::WorkgroupSize) || self.vars.contains_key(&id) {
+            if self.decos.builtin(id) != Some(BuiltIn::WorkgroupSize) || self.vars.contains_key(&id)
+            {
                 continue;
             }
             let value = self.value(id, inst)?;
             let mut size = [1u32; 3];
-            let comps = value.components().filter(|c| c.len() == 3).ok_or_else(|| inst.mismatch("WorkgroupSize is not a 3-component vector"))?;
+            let comps = value
+                .components()
+                .filter(|c| c.len() == 3)
+                .ok_or_else(|| inst.mismatch("WorkgroupSize is not a 3-component vector"))?;
             for (slot, v) in size.iter_mut().zip(comps) {
-                let c = self.fold(v).ok_or_else(|| inst.invalid("WorkgroupSize is not constant"))?;
-                *slot = u32::try_from(c.as_u64()).map_err(|_| inst.invalid("WorkgroupSize out of range"))?;
+                let c = self
+                    .fold(v)
+                    .ok_or_else(|| inst.invalid("WorkgroupSize is not constant"))?;
+                *slot = u32::try_from(c.as_u64())
+                    .map_err(|_| inst.invalid("WorkgroupSize out of range"))?;
             }
             modes.local_size = size;
         }
@@ -186,15 +220,25 @@ impl<'m> Lowerer<'m> {
 
     /// Lifts the entry point's body.
     fn lower_entry(&mut self, function: Id, at: &Inst) -> Result<(), SpirvError> {
-        let f = self.funcs.get(&function).copied().ok_or_else(|| at.unknown_id(function))?;
+        let f = self
+            .funcs
+            .get(&function)
+            .copied()
+            .ok_or_else(|| at.unknown_id(function))?;
         if !f.params.is_empty() {
             return Err(f.def.invalid("the entry point takes parameters"));
         }
-        let first = f.blocks.first().ok_or_else(|| f.def.invalid("the entry point has no body"))?.label;
+        let first = f
+            .blocks
+            .first()
+            .ok_or_else(|| f.def.invalid("the entry point has no body"))?
+            .label;
         self.calls.push(function);
         match self.lower_seq(first, &f.def)? {
             Flow::Done => Ok(()),
-            _ => Err(f.def.invalid("the entry point's body does not end in a terminator")),
+            _ => Err(f
+                .def
+                .invalid("the entry point's body does not end in a terminator")),
         }
     }
 }

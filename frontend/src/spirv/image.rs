@@ -37,15 +37,30 @@ impl<'m> Lowerer<'m> {
             Op::SampledImage => {
                 let image = self.operand_handle(inst, 0)?;
                 let sampler = self.operand_handle(inst, 1)?;
-                let (Handle::Image { binding, ty }, Handle::Sampler { binding: s }) = (image, sampler) else {
-                    return Err(inst.mismatch("OpSampledImage of something other than an image and a sampler"));
+                let (Handle::Image { binding, ty }, Handle::Sampler { binding: s }) =
+                    (image, sampler)
+                else {
+                    return Err(inst.mismatch(
+                        "OpSampledImage of something other than an image and a sampler",
+                    ));
                 };
-                self.bind(inst, Agg::Handle(Handle::SampledImage { texture: binding, sampler: s, ty }))?;
+                self.bind(
+                    inst,
+                    Agg::Handle(Handle::SampledImage {
+                        texture: binding,
+                        sampler: s,
+                        ty,
+                    }),
+                )?;
             }
             Op::Image => match self.operand_handle(inst, 0)? {
-                Handle::SampledImage { texture, ty, .. } => {
-                    self.bind(inst, Agg::Handle(Handle::Image { binding: texture, ty }))?
-                }
+                Handle::SampledImage { texture, ty, .. } => self.bind(
+                    inst,
+                    Agg::Handle(Handle::Image {
+                        binding: texture,
+                        ty,
+                    }),
+                )?,
                 _ => return Err(inst.mismatch("OpImage of something other than a sampled image")),
             },
             Op::ImageSampleImplicitLod
@@ -111,7 +126,13 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    fn derivative(&mut self, inst: &Inst, axis: Axis, precision: DerivPrecision, x: Value) -> Result<Value, SpirvError> {
+    fn derivative(
+        &mut self,
+        inst: &Inst,
+        axis: Axis,
+        precision: DerivPrecision,
+        x: Value,
+    ) -> Result<Value, SpirvError> {
         let ty = self.ty(x);
         if !ty.is_float() {
             return Err(inst.mismatch("derivative of a non-float"));
@@ -126,9 +147,18 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The binding and type of an image operand (an image, or the image of a sampled image).
-    fn image_of(&mut self, inst: &Inst, i: usize) -> Result<(agxc_egraph::ir::Binding, ImageTy), SpirvError> {
+    fn image_of(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+    ) -> Result<(agxc_egraph::ir::Binding, ImageTy), SpirvError> {
         match self.operand_handle(inst, i)? {
-            Handle::Image { binding, ty } | Handle::SampledImage { texture: binding, ty, .. } => Ok((binding, ty)),
+            Handle::Image { binding, ty }
+            | Handle::SampledImage {
+                texture: binding,
+                ty,
+                ..
+            } => Ok((binding, ty)),
             Handle::Sampler { .. } => Err(inst.mismatch("a sampler where an image is expected")),
         }
     }
@@ -158,7 +188,12 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Parses the optional image operands starting at operand `at`.
-    fn image_operands(&mut self, inst: &Inst, at: usize, coords: usize) -> Result<Operands, SpirvError> {
+    fn image_operands(
+        &mut self,
+        inst: &Inst,
+        at: usize,
+        coords: usize,
+    ) -> Result<Operands, SpirvError> {
         let mut ops = Operands::default();
         let Some(mask) = inst.operands.get(at) else {
             return Ok(ops);
@@ -176,7 +211,9 @@ impl<'m> Lowerer<'m> {
             | ImageOperands::VOLATILE_TEXEL
             | ImageOperands::NONTEMPORAL;
         if !supported.contains(mask) {
-            return Err(inst.unsupported(format!("image operands {:?}", mask.difference(supported))));
+            return Err(
+                inst.unsupported(format!("image operands {:?}", mask.difference(supported)))
+            );
         }
         let mut next = at + 1;
         let mut take = |s: &mut Self| -> Result<Agg, SpirvError> {
@@ -201,13 +238,19 @@ impl<'m> Lowerer<'m> {
             }
         }
         if mask.contains(ImageOperands::CONST_OFFSET) {
-            let off = take(self)?.components().ok_or_else(|| inst.mismatch("offset is not a vector"))?;
+            let off = take(self)?
+                .components()
+                .ok_or_else(|| inst.mismatch("offset is not a vector"))?;
             if off.len() != coords {
                 return Err(inst.mismatch("offset does not match the coordinates"));
             }
             for (i, &o) in off.iter().enumerate() {
-                let c = self.fold(o).filter(|c| c.ty().is_int()).ok_or_else(|| inst.invalid("ConstOffset is not a constant"))?;
-                ops.offset[i] = i8::try_from(c.as_i64()).map_err(|_| inst.unsupported("texel offsets outside -128..127"))?;
+                let c = self
+                    .fold(o)
+                    .filter(|c| c.ty().is_int())
+                    .ok_or_else(|| inst.invalid("ConstOffset is not a constant"))?;
+                ops.offset[i] = i8::try_from(c.as_i64())
+                    .map_err(|_| inst.unsupported("texel offsets outside -128..127"))?;
             }
         }
         if mask.contains(ImageOperands::MIN_LOD) {
@@ -218,7 +261,11 @@ impl<'m> Lowerer<'m> {
 
     fn sample(&mut self, inst: &Inst) -> Result<(), SpirvError> {
         let (texture, sampler, ty) = match self.operand_handle(inst, 0)? {
-            Handle::SampledImage { texture, sampler, ty } => (texture, sampler, ty),
+            Handle::SampledImage {
+                texture,
+                sampler,
+                ty,
+            } => (texture, sampler, ty),
             _ => return Err(inst.mismatch("sampling something other than a sampled image")),
         };
         let target = self.target(inst, &ty)?;
@@ -235,7 +282,11 @@ impl<'m> Lowerer<'m> {
         if proj && target.arrayed {
             return Err(inst.invalid("projective sampling of an array image"));
         }
-        let dref = if shadow { Some(self.operand_scalar(inst, 2)?) } else { None };
+        let dref = if shadow {
+            Some(self.operand_scalar(inst, 2)?)
+        } else {
+            None
+        };
         let ops = self.image_operands(inst, 2 + shadow as usize, n)?;
         for v in [ops.bias, ops.lod, ops.min_lod].into_iter().flatten() {
             if !self.ty(v).is_float() {
@@ -294,7 +345,13 @@ impl<'m> Lowerer<'m> {
         }
         let out: Vec<Value> = results[..count]
             .iter()
-            .map(|&v| if ty == Type::F32 { v } else { self.convert(PureOp::Fcvt, v, ty) })
+            .map(|&v| {
+                if ty == Type::F32 {
+                    v
+                } else {
+                    self.convert(PureOp::Fcvt, v, ty)
+                }
+            })
             .collect();
         self.bind_components(inst, &out)
     }
@@ -342,7 +399,11 @@ impl<'m> Lowerer<'m> {
             self.zero(Type::I32)
         };
         let n = target.dim.size_components() + target.arrayed as usize;
-        let sizes = self.effect(EffectOp::TexSize(SizeOp { texture, target }), &[lod], &vec![Type::I32; n]);
+        let sizes = self.effect(
+            EffectOp::TexSize(SizeOp { texture, target }),
+            &[lod],
+            &vec![Type::I32; n],
+        );
         let to = self.result_scalar(inst)?;
         let mut out = Vec::new();
         for &s in &sizes {

@@ -55,7 +55,11 @@ impl<'m> Lowerer<'m> {
                 if self.stage != Stage::Fragment {
                     return Err(inst.invalid("helper invocations exist only in fragment shaders"));
                 }
-                let v = self.effect(EffectOp::Builtin(Builtin::HelperInvocation), &[], &[Type::Bool])[0];
+                let v = self.effect(
+                    EffectOp::Builtin(Builtin::HelperInvocation),
+                    &[],
+                    &[Type::Bool],
+                )[0];
                 self.bind_components(inst, &[v])?;
             }
             _ if self.lower_image(inst)? => {}

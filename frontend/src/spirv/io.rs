@@ -33,11 +33,19 @@ impl<'m> Lowerer<'m> {
         if let Some(a) = self.input_aggs.get(&var) {
             return Ok(a.clone());
         }
-        let info = self.vars.get(&var).copied().ok_or_else(|| at.unknown_id(var))?;
+        let info = self
+            .vars
+            .get(&var)
+            .copied()
+            .ok_or_else(|| at.unknown_id(var))?;
         if let Some(b) = self.decos.builtin(var) {
             if b == BuiltIn::HelperInvocation {
                 self.check_builtin_stage(at, Stage::Fragment, b)?;
-                let v = self.effect(EffectOp::Builtin(Builtin::HelperInvocation), &[], &[Type::Bool])[0];
+                let v = self.effect(
+                    EffectOp::Builtin(Builtin::HelperInvocation),
+                    &[],
+                    &[Type::Bool],
+                )[0];
                 return Ok(Agg::Scalar(v));
             }
             let a = self.builtin_input(b, info.pointee, at)?;
@@ -49,7 +57,10 @@ impl<'m> Lowerer<'m> {
             .literal(var, Decoration::Location)
             .ok_or_else(|| at.invalid(format!("input %{var} has neither BuiltIn nor Location")))?;
         let component = self.decos.literal(var, Decoration::Component).unwrap_or(0);
-        let interp = self.interp_of(self.decos.has(var, Decoration::Flat), self.decos.has(var, Decoration::NoPerspective));
+        let interp = self.interp_of(
+            self.decos.has(var, Decoration::Flat),
+            self.decos.has(var, Decoration::NoPerspective),
+        );
         let a = self.location_input(at, info.pointee, &mut location, component, interp, 0)?;
         self.input_aggs.insert(var, a.clone());
         Ok(a)
@@ -96,11 +107,18 @@ impl<'m> Lowerer<'m> {
         for c in comps {
             let v = self.invariant_read(EffectOp::Builtin(c), c.ty());
             if c.ty() != scalar {
-                return Err(at.mismatch(format!("built-in {b:?} declared as {scalar}, it is {}", c.ty())));
+                return Err(at.mismatch(format!(
+                    "built-in {b:?} declared as {scalar}, it is {}",
+                    c.ty()
+                )));
             }
             values.push(v);
         }
-        Ok(if self.types.is_vector(ty) { Agg::vector(values) } else { Agg::Scalar(values[0]) })
+        Ok(if self.types.is_vector(ty) {
+            Agg::vector(values)
+        } else {
+            Agg::Scalar(values[0])
+        })
     }
 
     fn location_input(
@@ -132,26 +150,57 @@ impl<'m> Lowerer<'m> {
                     values.push(self.invariant_read(EffectOp::Input(slot), scalar));
                 }
                 *location += 1;
-                Ok(if self.types.is_vector(ty) { Agg::vector(values) } else { Agg::Scalar(values[0]) })
+                Ok(if self.types.is_vector(ty) {
+                    Agg::vector(values)
+                } else {
+                    Agg::Scalar(values[0])
+                })
             }
             Ty::Matrix { .. } | Ty::Array { .. } => {
                 let mut items = Vec::new();
                 for child in self.types.children(ty, at)? {
-                    items.push(self.location_input(at, child, location, component, interp, depth + 1)?);
+                    items.push(self.location_input(
+                        at,
+                        child,
+                        location,
+                        component,
+                        interp,
+                        depth + 1,
+                    )?);
                 }
                 Ok(Agg::composite(items))
             }
             Ty::Struct { members } => {
                 let mut items = Vec::new();
                 for (i, &m) in members.iter().enumerate() {
-                    if let Some(l) = self.decos.member_literal(ty, i as u32, Decoration::Location) {
+                    if let Some(l) = self
+                        .decos
+                        .member_literal(ty, i as u32, Decoration::Location)
+                    {
                         *location = l;
                     }
                     let flat = self.decos.member(ty, i as u32, Decoration::Flat).is_some();
-                    let linear = self.decos.member(ty, i as u32, Decoration::NoPerspective).is_some();
-                    let member_interp = if flat || linear { self.interp_of(flat, linear) } else { interp };
-                    let c = self.decos.member_literal(ty, i as u32, Decoration::Component).unwrap_or(0);
-                    items.push(self.location_input(at, m, location, c, member_interp, depth + 1)?);
+                    let linear = self
+                        .decos
+                        .member(ty, i as u32, Decoration::NoPerspective)
+                        .is_some();
+                    let member_interp = if flat || linear {
+                        self.interp_of(flat, linear)
+                    } else {
+                        interp
+                    };
+                    let c = self
+                        .decos
+                        .member_literal(ty, i as u32, Decoration::Component)
+                        .unwrap_or(0);
+                    items.push(self.location_input(
+                        at,
+                        m,
+                        location,
+                        c,
+                        member_interp,
+                        depth + 1,
+                    )?);
                 }
                 Ok(Agg::composite(items))
             }
@@ -166,11 +215,15 @@ impl<'m> Lowerer<'m> {
         let mut outputs = Vec::new();
         for inst in m.globals.iter().filter(|i| i.opcode == Op::Variable) {
             let var = inst.result()?;
-            let Some(info) = self.vars.get(&var).copied() else { continue };
+            let Some(info) = self.vars.get(&var).copied() else {
+                continue;
+            };
             if info.class != StorageClass::Output || !interface.contains(&var) {
                 continue;
             }
-            let Some(mask) = written.get(&var) else { continue };
+            let Some(mask) = written.get(&var) else {
+                continue;
+            };
             let slots = self.output_slots(inst, var, info.pointee)?;
             let mut used = Vec::new();
             for (leaf, slot) in slots.into_iter().enumerate() {
@@ -189,19 +242,32 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Where each scalar of an Output variable goes (`Err` names an unsupported built-in).
-    fn output_slots(&self, at: &Inst, var: Id, ty: Id) -> Result<Vec<Result<OutputSlot, String>>, SpirvError> {
+    fn output_slots(
+        &self,
+        at: &Inst,
+        var: Id,
+        ty: Id,
+    ) -> Result<Vec<Result<OutputSlot, String>>, SpirvError> {
         let leaves = self.types.leaf_types(ty, at)?.len();
         if let Some(b) = self.decos.builtin(var) {
             return self.builtin_output(at, b, leaves);
         }
         let mut out = Vec::new();
         if let Ty::Struct { members } = self.types.get(ty, at)?.clone() {
-            if members.iter().enumerate().any(|(i, _)| self.decos.member_builtin(ty, i as u32).is_some()) {
+            if members
+                .iter()
+                .enumerate()
+                .any(|(i, _)| self.decos.member_builtin(ty, i as u32).is_some())
+            {
                 for (i, &mty) in members.iter().enumerate() {
                     let n = self.types.leaf_types(mty, at)?.len();
                     match self.decos.member_builtin(ty, i as u32) {
                         Some(b) => out.extend(self.builtin_output(at, b, n)?),
-                        None => out.extend((0..n).map(|_| Err("an output block member without a built-in".to_string()))),
+                        None => {
+                            out.extend((0..n).map(|_| {
+                                Err("an output block member without a built-in".to_string())
+                            }))
+                        }
                     }
                 }
                 return Ok(out);
@@ -216,7 +282,12 @@ impl<'m> Lowerer<'m> {
         Ok(out)
     }
 
-    fn builtin_output(&self, at: &Inst, b: BuiltIn, leaves: usize) -> Result<Vec<Result<OutputSlot, String>>, SpirvError> {
+    fn builtin_output(
+        &self,
+        at: &Inst,
+        b: BuiltIn,
+        leaves: usize,
+    ) -> Result<Vec<Result<OutputSlot, String>>, SpirvError> {
         let check = |stage: Stage| self.check_builtin_stage(at, stage, b);
         Ok(match b {
             BuiltIn::Position if leaves == 4 => {
@@ -234,7 +305,9 @@ impl<'m> Lowerer<'m> {
             BuiltIn::Position | BuiltIn::PointSize | BuiltIn::FragDepth => {
                 return Err(at.mismatch(format!("built-in {b:?} of the wrong size")))
             }
-            other => (0..leaves).map(|_| Err(format!("writing built-in {other:?}"))).collect(),
+            other => (0..leaves)
+                .map(|_| Err(format!("writing built-in {other:?}")))
+                .collect(),
         })
     }
 
@@ -271,10 +344,16 @@ impl<'m> Lowerer<'m> {
             }
             Ty::Struct { members } => {
                 for (i, &m) in members.iter().enumerate() {
-                    if let Some(l) = self.decos.member_literal(ty, i as u32, Decoration::Location) {
+                    if let Some(l) = self
+                        .decos
+                        .member_literal(ty, i as u32, Decoration::Location)
+                    {
                         *location = l;
                     }
-                    let c = self.decos.member_literal(ty, i as u32, Decoration::Component).unwrap_or(0);
+                    let c = self
+                        .decos
+                        .member_literal(ty, i as u32, Decoration::Component)
+                        .unwrap_or(0);
                     self.location_slots(at, m, location, c, out, depth + 1)?;
                 }
             }
@@ -295,7 +374,9 @@ impl<'m> Lowerer<'m> {
         }
         let mut written: HashMap<Id, Vec<bool>> = HashMap::new();
         let constant = |id: Id| match self.consts.get(&id) {
-            Some(super::constants::ConstVal::Scalar(c)) if c.ty().is_int() => u32::try_from(c.as_u64()).ok(),
+            Some(super::constants::ConstVal::Scalar(c)) if c.ty().is_int() => {
+                u32::try_from(c.as_u64()).ok()
+            }
             _ => None,
         };
         for f in &self.m.functions {
@@ -303,8 +384,12 @@ impl<'m> Lowerer<'m> {
                 for inst in &b.insts {
                     match inst.opcode {
                         Op::AccessChain | Op::InBoundsAccessChain | Op::CopyObject => {
-                            let (Ok(base), Some(r)) = (inst.id(0), inst.result_id) else { continue };
-                            let Some((root, path)) = paths.get(&base).cloned() else { continue };
+                            let (Ok(base), Some(r)) = (inst.id(0), inst.result_id) else {
+                                continue;
+                            };
+                            let Some((root, path)) = paths.get(&base).cloned() else {
+                                continue;
+                            };
                             let mut path = path;
                             for op in inst.operands.iter().skip(1) {
                                 if let Operand::IdRef(ix) = op {
@@ -333,11 +418,24 @@ impl<'m> Lowerer<'m> {
         written
     }
 
-    fn mark_written(&self, paths: &HashMap<Id, (Id, Vec<Option<u32>>)>, ptr: Id, written: &mut HashMap<Id, Vec<bool>>) {
-        let Some((root, path)) = paths.get(&ptr) else { return };
-        let Some(info) = self.vars.get(root) else { return };
-        let Some(at) = self.m.globals.first() else { return };
-        let Ok(total) = self.types.leaf_types(info.pointee, at).map(|l| l.len()) else { return };
+    fn mark_written(
+        &self,
+        paths: &HashMap<Id, (Id, Vec<Option<u32>>)>,
+        ptr: Id,
+        written: &mut HashMap<Id, Vec<bool>>,
+    ) {
+        let Some((root, path)) = paths.get(&ptr) else {
+            return;
+        };
+        let Some(info) = self.vars.get(root) else {
+            return;
+        };
+        let Some(at) = self.m.globals.first() else {
+            return;
+        };
+        let Ok(total) = self.types.leaf_types(info.pointee, at).map(|l| l.len()) else {
+            return;
+        };
         let range = self.leaf_range(info.pointee, path, at).unwrap_or(0..total);
         let mask = written.entry(*root).or_insert_with(|| vec![false; total]);
         for i in range {
@@ -349,7 +447,12 @@ impl<'m> Lowerer<'m> {
 
     /// The leaves (flattened scalars) a constant path selects; `None` for dynamic steps turns
     /// into the whole subtree at that point.
-    fn leaf_range(&self, ty: Id, path: &[Option<u32>], at: &Inst) -> Option<core::ops::Range<usize>> {
+    fn leaf_range(
+        &self,
+        ty: Id,
+        path: &[Option<u32>],
+        at: &Inst,
+    ) -> Option<core::ops::Range<usize>> {
         let count = |t: Id| self.types.leaf_types(t, at).ok().map(|l| l.len());
         let mut start = 0;
         let mut ty = ty;
@@ -378,7 +481,9 @@ impl<'m> Lowerer<'m> {
             let mut leaves: Vec<Value> = Vec::new();
             value.leaves(&mut leaves);
             for &(leaf, slot) in &o.slots {
-                let v = *leaves.get(leaf).ok_or_else(|| at.invalid("output shape changed"))?;
+                let v = *leaves
+                    .get(leaf)
+                    .ok_or_else(|| at.invalid("output shape changed"))?;
                 if self.ty(v) == Type::Bool {
                     return Err(at.invalid("boolean stage output"));
                 }

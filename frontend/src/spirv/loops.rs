@@ -53,7 +53,10 @@ impl<'m> Lowerer<'m> {
         let pre = self.env.clone();
         let mut it = params.into_iter();
         for k in &keys {
-            let template = pre.get(*k).cloned().expect("carried keys were read from this env");
+            let template = pre
+                .get(*k)
+                .cloned()
+                .expect("carried keys were read from this env");
             let param = template
                 .rebuild(&mut it)
                 .expect("the loop has one parameter per leaf of the carried values");
@@ -66,9 +69,19 @@ impl<'m> Lowerer<'m> {
             merge,
             carried: keys,
         };
-        self.frames.push(Frame::new(kind, Some(ir), vec![Target::Block(merge)], pre, self.visited.len(), mi));
+        self.frames.push(Frame::new(
+            kind,
+            Some(ir),
+            vec![Target::Block(merge)],
+            pre,
+            self.visited.len(),
+            mi,
+        ));
         let flow = self.lower_seq_from(header.label, true, mi)?;
-        let frame = self.frames.pop().expect("the loop frame pushed above is on top");
+        let frame = self
+            .frames
+            .pop()
+            .expect("the loop frame pushed above is on top");
         self.block = parent;
         if flow == Flow::Returned {
             return Err(mi.unstructured("a return from inside a loop of an inlined function"));
@@ -84,7 +97,12 @@ impl<'m> Lowerer<'m> {
                 FrameKind::If { merge: Some(m) } => {
                     stop.insert(*m);
                 }
-                FrameKind::Loop { header, cont, merge, .. } => {
+                FrameKind::Loop {
+                    header,
+                    cont,
+                    merge,
+                    ..
+                } => {
                     stop.extend([*header, *cont, *merge]);
                 }
                 FrameKind::Switch { merge } => {
@@ -130,7 +148,13 @@ impl<'m> Lowerer<'m> {
                 }
                 if inst.opcode == Op::FunctionCall {
                     let callee = inst.id(0)?;
-                    for &root in self.liveness.fn_stores.get(&callee).map(Vec::as_slice).unwrap_or(&[]) {
+                    for &root in self
+                        .liveness
+                        .fn_stores
+                        .get(&callee)
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[])
+                    {
                         if let Some(v) = self.promoted_root(root) {
                             out.insert(v);
                         }
@@ -145,7 +169,11 @@ impl<'m> Lowerer<'m> {
     /// The promoted variable a pointer id is rooted at, as far as can be told before lifting.
     fn promoted_root(&self, ptr: Id) -> Option<Id> {
         let root = self.liveness.root_of(ptr);
-        let var = match self.env.get(Key::Id(root)).or_else(|| self.globals.get(&root)) {
+        let var = match self
+            .env
+            .get(Key::Id(root))
+            .or_else(|| self.globals.get(&root))
+        {
             Some(Agg::Pointer(p)) => match &**p {
                 Pointer::Logical {
                     root: Root::Var(v), ..

@@ -56,11 +56,10 @@ impl<'m> Lowerer<'m> {
         let own = envs[0].clone();
         let base = own.clone().unwrap_or_else(|| frame.pre.clone());
         let last_kind = (1..frame.exits.len()).rev().find(|&k| envs[k].is_some());
-        for k in 1..frame.exits.len() {
-            let Some(env_k) = envs[k].clone() else {
+        for (k, (env_k, &target)) in envs.iter().zip(&frame.exits).enumerate().skip(1) {
+            let Some(env_k) = env_k.clone() else {
                 continue;
             };
-            let target = frame.exits[k];
             if own.is_none() && Some(k) == last_kind {
                 // Every lane still here took this exit.
                 self.env = env_k;
@@ -97,16 +96,27 @@ impl<'m> Lowerer<'m> {
             flow => flow,
         };
         if flow == Flow::Returned {
-            return Err(frame.at.unstructured("a return from inside a loop of an inlined function"));
+            return Err(frame
+                .at
+                .unstructured("a return from inside a loop of an inlined function"));
         }
         Ok(())
     }
 
     /// Decides the construct's results, patches every site's terminator and returns the
     /// environment after the construct for each exit kind (`None` for kinds never taken).
-    fn merge_sites(&mut self, frame: &Frame, with_code: bool) -> Result<Vec<Option<Env>>, SpirvError> {
-        let ir = frame.ir.expect("constructs with sites own an IR instruction");
-        let visited: HashSet<Id> = self.visited[frame.visited_start..].iter().copied().collect();
+    fn merge_sites(
+        &mut self,
+        frame: &Frame,
+        with_code: bool,
+    ) -> Result<Vec<Option<Env>>, SpirvError> {
+        let ir = frame
+            .ir
+            .expect("constructs with sites own an IR instruction");
+        let visited: HashSet<Id> = self.visited[frame.visited_start..]
+            .iter()
+            .copied()
+            .collect();
         let kinds = frame.exits.len().max(1);
         let mut groups: Vec<Vec<usize>> = vec![Vec::new(); kinds];
         for (i, s) in frame.sites.iter().enumerate() {
@@ -134,7 +144,11 @@ impl<'m> Lowerer<'m> {
                 .filter(|k| self.is_live(*k, &visited))
                 .collect();
             for k in &exported {
-                let template = frame.sites[group[0]].env.get(*k).cloned().expect("checked above");
+                let template = frame.sites[group[0]]
+                    .env
+                    .get(*k)
+                    .cloned()
+                    .expect("checked above");
                 exports.entry(*k).or_insert(template);
             }
             per_group.push(Some((changed, exported)));
@@ -171,8 +185,14 @@ impl<'m> Lowerer<'m> {
                 let before = args.len();
                 value.leaves(&mut args);
                 let want = &result_types[before..args.len()];
-                if args[before..].iter().map(|&v| self.ty(v)).ne(want.iter().copied()) {
-                    return Err(frame.at.mismatch("a value merged from several paths has different types on them"));
+                if args[before..]
+                    .iter()
+                    .map(|&v| self.ty(v))
+                    .ne(want.iter().copied())
+                {
+                    return Err(frame.at.mismatch(
+                        "a value merged from several paths has different types on them",
+                    ));
                 }
             }
             self.func.insts[site.inst].args = args.into();
@@ -189,7 +209,9 @@ impl<'m> Lowerer<'m> {
         let mut at = usize::from(with_code);
         for ((k, template), span) in exports.iter().zip(spans) {
             let mut it = results[at..at + span].iter().copied();
-            let agg = template.rebuild(&mut it).expect("the template has `span` leaves");
+            let agg = template
+                .rebuild(&mut it)
+                .expect("the template has `span` leaves");
             rebuilt.insert(*k, agg);
             at += span;
         }
@@ -212,9 +234,6 @@ impl<'m> Lowerer<'m> {
 
     /// True if a name may be read after a construct whose blocks are `visited`.
     pub fn is_live(&self, key: Key, visited: &HashSet<Id>) -> bool {
-        if std::env::var("LIVE_DEBUG").is_ok() {
-            eprintln!("live? {key:?} frames {}", self.frames.len());
-        }
         let carried = self.frames.iter().any(|f| match &f.kind {
             FrameKind::Loop { carried, .. } => carried.contains(&key),
             _ => false,
@@ -233,7 +252,10 @@ impl<'m> Lowerer<'m> {
                 if !local || self.liveness.escapes(v) {
                     return true;
                 }
-                self.liveness.var_uses(v).iter().any(|b| !visited.contains(b))
+                self.liveness
+                    .var_uses(v)
+                    .iter()
+                    .any(|b| !visited.contains(b))
             }
             Key::Id(id) => self.liveness.uses(id).iter().any(|b| !visited.contains(b)),
         }

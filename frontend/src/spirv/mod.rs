@@ -62,6 +62,7 @@
 //! [`InstFlags::RELAXED`]: agxc_egraph::ir::InstFlags::RELAXED
 
 mod arith;
+mod buffer;
 mod calls;
 mod cfg;
 mod composite;
@@ -186,7 +187,10 @@ impl<'a> From<&'a Vec<u8>> for SpirvInput<'a> {
 /// let func = lift(&bytes, &LiftOptions::default()).unwrap();
 /// println!("{} instructions", func.inst_count());
 /// ```
-pub fn lift<'a>(module: impl Into<SpirvInput<'a>>, options: &LiftOptions) -> Result<Function, SpirvError> {
+pub fn lift<'a>(
+    module: impl Into<SpirvInput<'a>>,
+    options: &LiftOptions,
+) -> Result<Function, SpirvError> {
     match module.into() {
         SpirvInput::Words(w) => entry::lift_words(w, options),
         SpirvInput::Bytes(b) => {

@@ -7,6 +7,10 @@
 //! the loaded instructions, which `rspirv` sorts into the sections of the logical layout
 //! (section 2.4). A module whose instructions are out of that order cannot be paired and is
 //! reported as such.
+//!
+//! Two kinds of instruction have no place in `rspirv`'s loader and are taken out of the stream
+//! before it runs: `OpExecutionModeId` (decoded on its own by `rspirv`'s parser) and
+//! module-scope `OpExtInst` (non-semantic debug information, which lifting ignores).
 
 use super::error::{Location, SpirvError};
 use rspirv::dr;
@@ -98,9 +102,9 @@ impl Inst {
     /// Operand `i` as an id.
     pub fn id(&self, i: usize) -> Result<Id, SpirvError> {
         match self.operand(i)? {
-            dr::Operand::IdRef(id) | dr::Operand::IdScope(id) | dr::Operand::IdMemorySemantics(id) => {
-                Ok(*id)
-            }
+            dr::Operand::IdRef(id)
+            | dr::Operand::IdScope(id)
+            | dr::Operand::IdMemorySemantics(id) => Ok(*id),
             other => Err(self.invalid(format!("operand {i} ({other:?}) is not an id"))),
         }
     }
@@ -191,7 +195,7 @@ pub(crate) struct Module {
 
 /// Turns bytes into words (either byte order, told apart by the magic number).
 pub(crate) fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, SpirvError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(SpirvError::NotSpirv(format!(
             "{} bytes is not a whole number of words",
             bytes.len()
@@ -272,8 +276,70 @@ pub(crate) fn decode(words: &[u32]) -> Result<Module, SpirvError> {
         )));
     }
     let walk = walk_headers(words)?;
-    let loaded = dr::load_words(words).map_err(|state| decode_error(&state, &walk))?;
-    pair(loaded, &walk)
+    let mut kept = words[..HEADER_WORDS].to_vec();
+    let mut kept_walk = Vec::new();
+    let mut mode_ids = words[..HEADER_WORDS].to_vec();
+    let mut mode_id_walk = Vec::new();
+    let mut in_function = false;
+    for &(offset, opcode) in &walk {
+        let start = offset as usize;
+        let inst = &words[start..start + (words[start] >> 16) as usize];
+        match Op::from_u32(opcode as u32) {
+            Some(Op::Function) => in_function = true,
+            Some(Op::FunctionEnd) => in_function = false,
+            Some(Op::ExecutionModeId) => {
+                mode_ids.extend_from_slice(inst);
+                mode_id_walk.push((offset, opcode));
+                continue;
+            }
+            Some(Op::ExtInst) if !in_function => continue,
+            _ => {}
+        }
+        kept.extend_from_slice(inst);
+        kept_walk.push((offset, opcode));
+    }
+    let loaded = dr::load_words(&kept).map_err(|state| decode_error(&state, &kept_walk))?;
+    let mut module = pair(loaded, &kept_walk)?;
+    let mut collect = Collect::default();
+    rspirv::binary::parse_words(&mode_ids, &mut collect)
+        .map_err(|state| decode_error(&state, &mode_id_walk))?;
+    for (inst, &(offset, _)) in collect.insts.iter().zip(&mode_id_walk) {
+        module.execution_modes.push(Inst {
+            opcode: inst.class.opcode,
+            opname: inst.class.opname,
+            result_type: inst.result_type,
+            result_id: inst.result_id,
+            operands: inst.operands.clone(),
+            offset,
+            function: None,
+        });
+    }
+    Ok(module)
+}
+
+/// Collects decoded instructions in stream order.
+#[derive(Default)]
+struct Collect {
+    insts: Vec<dr::Instruction>,
+}
+
+impl rspirv::binary::Consumer for Collect {
+    fn initialize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+
+    fn finalize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+
+    fn consume_header(&mut self, _: dr::ModuleHeader) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+
+    fn consume_instruction(&mut self, inst: dr::Instruction) -> rspirv::binary::ParseAction {
+        self.insts.push(inst);
+        rspirv::binary::ParseAction::Continue
+    }
 }
 
 /// Maps an `rspirv` parse failure onto the instruction it names.
@@ -307,42 +373,46 @@ fn decode_error(state: &rspirv::binary::ParseState, walk: &[(u32, u16)]) -> Spir
 fn pair(loaded: dr::Module, walk: &[(u32, u16)]) -> Result<Module, SpirvError> {
     let mut offsets = walk
         .iter()
-        .filter(|&&(_, op)| {
-            Op::from_u32(op as u32).is_none_or(|op| !is_line(op))
-        })
+        .filter(|&&(_, op)| Op::from_u32(op as u32).is_none_or(|op| !is_line(op)))
         .peekable();
-    let mut next = |inst: &dr::Instruction, function: Option<Rc<str>>| -> Result<Inst, SpirvError> {
-        let located = |offset: u32| Inst {
-            opcode: inst.class.opcode,
-            opname: inst.class.opname,
-            result_type: inst.result_type,
-            result_id: inst.result_id,
-            operands: inst.operands.clone(),
-            offset,
-            function: function.clone(),
-        };
-        match offsets.next() {
-            Some(&(offset, op)) if op as u32 == inst.class.opcode as u32 => Ok(located(offset)),
-            Some(&(offset, op)) => Err(SpirvError::Invalid {
-                detail: format!(
-                    "instruction out of the logical layout order (SPIR-V section 2.4): \
+    let mut next =
+        |inst: &dr::Instruction, function: Option<Rc<str>>| -> Result<Inst, SpirvError> {
+            let located = |offset: u32| Inst {
+                opcode: inst.class.opcode,
+                opname: inst.class.opname,
+                result_type: inst.result_type,
+                result_id: inst.result_id,
+                operands: inst.operands.clone(),
+                offset,
+                function: function.clone(),
+            };
+            match offsets.next() {
+                Some(&(offset, op)) if op as u32 == inst.class.opcode as u32 => Ok(located(offset)),
+                Some(&(offset, op)) => Err(SpirvError::Invalid {
+                    detail: format!(
+                        "instruction out of the logical layout order (SPIR-V section 2.4): \
                      expected {} here",
-                    located(0).name()
-                ),
-                at: Location {
-                    opcode: opcode_name(op),
-                    offset,
-                    function: None,
-                },
-            }),
-            None => Err(SpirvError::Decode {
-                at: None,
-                detail: "the loaded module has more instructions than the word stream".into(),
-            }),
-        }
-    };
+                        located(0).name()
+                    ),
+                    at: Location {
+                        opcode: opcode_name(op),
+                        offset,
+                        function: None,
+                    },
+                }),
+                None => Err(SpirvError::Decode {
+                    at: None,
+                    detail: "the loaded module has more instructions than the word stream".into(),
+                }),
+            }
+        };
     let mut m = Module::default();
-    let globals = |v: &Vec<dr::Instruction>| v.iter().filter(|i| !is_line(i.class.opcode)).cloned().collect::<Vec<_>>();
+    let globals = |v: &Vec<dr::Instruction>| {
+        v.iter()
+            .filter(|i| !is_line(i.class.opcode))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
     for inst in &loaded.capabilities {
         m.capabilities.push(next(inst, None)?);
     }

@@ -50,7 +50,14 @@ impl<'m> Lowerer<'m> {
         let (ir, body, _) = self.builder().begin_loop(&[], &[]);
         let pre = self.env.clone();
         let kind = FrameKind::Switch { merge };
-        self.frames.push(Frame::new(kind, Some(ir), vec![Target::Block(merge)], pre, self.visited.len(), term));
+        self.frames.push(Frame::new(
+            kind,
+            Some(ir),
+            vec![Target::Block(merge)],
+            pre,
+            self.visited.len(),
+            term,
+        ));
         self.block = body;
         let fell = Key::Fell(self.switch_depth);
         self.switch_depth += 1;
@@ -71,7 +78,10 @@ impl<'m> Lowerer<'m> {
                 }
             }
             if target == default {
-                let any = matched.iter().copied().reduce(|a, b| self.pure(PureOp::Or, &[a, b]));
+                let any = matched
+                    .iter()
+                    .copied()
+                    .reduce(|a, b| self.pure(PureOp::Or, &[a, b]));
                 let none = match any {
                     Some(a) => self.pure(PureOp::Not, &[a]),
                     None => self.bconst(true),
@@ -106,11 +116,18 @@ impl<'m> Lowerer<'m> {
             }
         }
         self.switch_depth -= 1;
-        let frame = self.frames.pop().expect("the switch frame pushed above is on top");
+        let frame = self
+            .frames
+            .pop()
+            .expect("the switch frame pushed above is on top");
         self.block = parent;
         let reachable = self.close_loop(frame)?;
         self.env.map.remove(&fell);
-        Ok(if reachable { Flow::Next(merge) } else { Flow::Done })
+        Ok(if reachable {
+            Flow::Next(merge)
+        } else {
+            Flow::Done
+        })
     }
 
     fn or(&mut self, a: Option<Value>, b: Value) -> Value {
@@ -137,7 +154,14 @@ impl<'m> Lowerer<'m> {
         let parent = self.block;
         let (ir, [then_block, else_block]) = self.builder().begin_if(active, &[]);
         let pre = self.env.clone();
-        let frame = Frame::new(FrameKind::If { merge: next }, Some(ir), Vec::new(), pre.clone(), self.visited.len(), at);
+        let frame = Frame::new(
+            FrameKind::If { merge: next },
+            Some(ir),
+            Vec::new(),
+            pre.clone(),
+            self.visited.len(),
+            at,
+        );
         self.frames.push(frame);
 
         self.block = then_block;
@@ -151,7 +175,9 @@ impl<'m> Lowerer<'m> {
             .is_some_and(|i| i.opcode == Op::Phi);
         if has_phis {
             if position > 0 {
-                return Err(at.unsupported("OpPhi in a switch case that may be reached by fall-through"));
+                return Err(
+                    at.unsupported("OpPhi in a switch case that may be reached by fall-through")
+                );
             }
             self.bind_phis(at, header, target)?;
         }
@@ -170,9 +196,14 @@ impl<'m> Lowerer<'m> {
         let inst = self.builder().yield_(&[]);
         let env = self.env.clone();
         let top = self.frames.len() - 1;
-        self.frames[top].sites.push(super::cfg::Site { inst, kind: 0, env });
+        self.frames[top]
+            .sites
+            .push(super::cfg::Site { inst, kind: 0, env });
 
-        let frame = self.frames.pop().expect("the case frame pushed above is on top");
+        let frame = self
+            .frames
+            .pop()
+            .expect("the case frame pushed above is on top");
         self.block = parent;
         self.close_if(frame)
     }
@@ -193,7 +224,12 @@ impl<'m> Lowerer<'m> {
         stop.insert(default);
         for f in &self.frames {
             match &f.kind {
-                FrameKind::Loop { header, cont, merge, .. } => stop.extend([*header, *cont, *merge]),
+                FrameKind::Loop {
+                    header,
+                    cont,
+                    merge,
+                    ..
+                } => stop.extend([*header, *cont, *merge]),
                 FrameKind::Switch { merge } => {
                     stop.insert(*merge);
                 }

@@ -122,7 +122,10 @@ impl TypeTable {
             Ty::Matrix { column, columns } if index < *columns => Ok(*column),
             Ty::Array { elem, length } if index < *length => Ok(*elem),
             Ty::RuntimeArray { elem } => Ok(*elem),
-            Ty::Struct { members } => members.get(index as usize).copied().ok_or_else(out_of_range),
+            Ty::Struct { members } => members
+                .get(index as usize)
+                .copied()
+                .ok_or_else(out_of_range),
             Ty::Vector { .. } | Ty::Matrix { .. } | Ty::Array { .. } => Err(out_of_range()),
             other => Err(at.mismatch(format!("%{id} ({other:?}) is not a composite type"))),
         }
@@ -230,7 +233,10 @@ impl TypeTable {
                     size = size.max(offset.checked_add(s).ok_or_else(too_big)?);
                     align = align.max(a);
                 }
-                (size.checked_next_multiple_of(align).ok_or_else(too_big)?, align)
+                (
+                    size.checked_next_multiple_of(align).ok_or_else(too_big)?,
+                    align,
+                )
             }
             other => return Err(at.mismatch(format!("%{id} ({other:?}) has no memory layout"))),
         })

@@ -82,9 +82,18 @@ impl Pointer {
 /// An image, sampler or combined image-sampler: resolved to bindings at compile time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Handle {
-    Image { binding: Binding, ty: ImageTy },
-    Sampler { binding: Binding },
-    SampledImage { texture: Binding, sampler: Binding, ty: ImageTy },
+    Image {
+        binding: Binding,
+        ty: ImageTy,
+    },
+    Sampler {
+        binding: Binding,
+    },
+    SampledImage {
+        texture: Binding,
+        sampler: Binding,
+        ty: ImageTy,
+    },
 }
 
 /// The lifted form of a SPIR-V value.
@@ -196,8 +205,16 @@ impl Agg {
             }
             (Agg::Pointer(a), Agg::Pointer(b)) => match (&**a, &**b) {
                 (
-                    Pointer::Logical { root: r1, path: p1, ty: t1 },
-                    Pointer::Logical { root: r2, path: p2, ty: t2 },
+                    Pointer::Logical {
+                        root: r1,
+                        path: p1,
+                        ty: t1,
+                    },
+                    Pointer::Logical {
+                        root: r2,
+                        path: p2,
+                        ty: t2,
+                    },
                 ) => {
                     r1 == r2
                         && t1 == t2

@@ -294,6 +294,9 @@ pub struct RegRange {
 }
 
 impl RegRange {
+    /// The most registers a run holds: one per bit of a 4-bit mask.
+    pub const MAX_COUNT: u8 = 4;
+
     /// The `i`th register of the run.
     pub fn nth(self, i: u32) -> Reg {
         match self.first {

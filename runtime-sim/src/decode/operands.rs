@@ -266,13 +266,18 @@ pub(crate) fn memory_reg(
     run(opcode, operand, first, count)
 }
 
-/// A run of `count` registers from `first`, which must end within the register file.
+/// A run of `count` registers from `first`, which must end within the register file. Runs come
+/// from 4-bit masks or packed formats, so they hold at most [`RegRange::MAX_COUNT`] registers
+/// (the executor relies on it).
 pub(crate) fn run(
     opcode: Opcode,
     operand: &'static str,
     first: Reg,
     count: u32,
 ) -> Result<RegRange> {
+    if count > u32::from(RegRange::MAX_COUNT) {
+        return Err(undefined(opcode, operand, "more than four registers"));
+    }
     let (start, width) = first.halves();
     if start + count * width > 256 {
         return Err(undefined(opcode, operand, "register run past r127h"));

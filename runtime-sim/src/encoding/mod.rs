@@ -392,7 +392,8 @@ pub(crate) fn extract(bits: u128, hi: u8, lo: u8) -> u32 {
     ((bits >> lo) & ((1u128 << width) - 1)) as u32
 }
 
-/// Reads up to 12 bytes at the start of `code` as a little-endian integer, zero past the end.
+/// Reads up to 16 bytes at the start of `code` (more than the longest, 12-byte, instruction) as a
+/// little-endian integer, zero past the end.
 fn read_window(code: &[u8]) -> (u128, usize) {
     let n = code.len().min(16);
     let mut buf = [0u8; 16];

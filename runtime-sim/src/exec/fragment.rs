@@ -145,12 +145,7 @@ impl Machine<'_> {
                     }
                     return Ok(());
                 }
-                let mut values = Vec::with_capacity(usize::from(regs.count));
-                for k in 0..u32::from(regs.count) {
-                    let reg = regs.nth(k);
-                    g.regs.check_read(reg, lanes)?;
-                    values.push(g.regs.read32(reg));
-                }
+                let values = Self::read_run(g, regs, lanes)?;
                 let writers = lanes & !g.helper & !g.discarded;
                 for l in (0..32).filter(|l| writers >> l & 1 == 1) {
                     let Some(p) = pixel(l) else { continue };

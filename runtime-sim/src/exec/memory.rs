@@ -30,6 +30,11 @@ use crate::formats::{load_element, load_packed, pack_word, packed_components, st
 
 type Result<T> = std::result::Result<T, ExecErrorKind>;
 
+/// The values of a register run, `values[k][lane]` for its `k`th register: a run has at most
+/// four registers (one per bit of a 4-bit mask, or per component of a packed format), so the
+/// memory instructions need no heap allocation per execution.
+pub(super) type RunValues = [Lanes<u32>; RegRange::MAX_COUNT as usize];
+
 /// `(register index, element index)` of each element selected by a 4-bit mask.
 fn elements(mask: u8) -> impl Iterator<Item = (usize, u32)> {
     (0..4u32).filter(move |j| mask >> j & 1 == 1).enumerate()
@@ -132,24 +137,24 @@ impl Machine<'_> {
     }
 
     /// Reads the registers of a run for `lanes`: `values[k][lane]`.
-    fn read_run(g: &SimdGroup, regs: RegRange, lanes: u32) -> Result<Vec<Lanes<u32>>> {
-        (0..u32::from(regs.count))
-            .map(|k| {
-                let reg = regs.nth(k);
-                g.regs.check_read(reg, lanes)?;
-                Ok(g.regs.read32(reg))
-            })
-            .collect()
+    pub(super) fn read_run(g: &SimdGroup, regs: RegRange, lanes: u32) -> Result<RunValues> {
+        let mut values: RunValues = Default::default();
+        for (k, v) in values.iter_mut().enumerate().take(usize::from(regs.count)) {
+            let reg = regs.nth(k as u32);
+            g.regs.check_read(reg, lanes)?;
+            *v = g.regs.read32(reg);
+        }
+        Ok(values)
     }
 
     /// Writes a run's registers for `lanes` from `values[k][lane]`.
-    fn write_run(
+    pub(super) fn write_run(
         g: &mut SimdGroup,
         regs: RegRange,
-        values: &[Lanes<u32>],
+        values: &RunValues,
         lanes: u32,
     ) -> Result<()> {
-        for (k, v) in values.iter().enumerate() {
+        for (k, v) in values.iter().enumerate().take(usize::from(regs.count)) {
             let reg = regs.nth(k as u32);
             g.regs.prepare_write(reg, lanes)?;
             g.regs.store32(reg, v, lanes);
@@ -198,8 +203,9 @@ impl Machine<'_> {
             for l in (0..32).filter(|l| writers >> l & 1 == 1) {
                 let a = address(l);
                 if packed {
-                    let lane_values: Vec<u32> = values.iter().map(|v| v[l]).collect();
-                    let w = pack_word(format, packed_components(&lane_values, reg32));
+                    let lane_values: [u32; 4] = std::array::from_fn(|k| values[k][l]);
+                    let count = usize::from(regs.count);
+                    let w = pack_word(format, packed_components(&lane_values[..count], reg32));
                     let bytes = self.memory.slice_mut(a, 4).ok_or_else(|| fault(l, a, 4))?;
                     put_le(bytes, w);
                     continue;
@@ -216,7 +222,7 @@ impl Machine<'_> {
             }
             return Ok(());
         }
-        let mut values = vec![[0u32; 32]; usize::from(regs.count)];
+        let mut values: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             let a = address(l);
             if packed {
@@ -301,7 +307,7 @@ impl Machine<'_> {
             }
             return Ok(());
         }
-        let mut values = vec![[0u32; 32]; usize::from(regs.count)];
+        let mut values: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             for (k, j) in elements(mask) {
                 let range = span(l, j)?;
@@ -354,7 +360,7 @@ impl Machine<'_> {
             }
             return Ok(());
         }
-        let mut values = vec![[0u32; 32]; usize::from(regs.count)];
+        let mut values: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             for (k, j) in elements(mask) {
                 let range = span(l, j)?;

@@ -26,6 +26,8 @@ pub(crate) use fragment::FragmentState;
 pub use fragment::RenderTarget;
 pub use sr::special_register_name;
 
+use std::collections::BTreeMap;
+
 use crate::decode::inst::{Decoded, Inst};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::memory::DeviceMemory;
@@ -124,8 +126,8 @@ pub(crate) struct Machine<'a> {
     pub config: &'a Config,
     pub uniforms: &'a mut [u32; 256],
     pub memory: &'a mut DeviceMemory,
-    pub textures: &'a [Option<TextureDescriptor>],
-    pub samplers: &'a [Option<SamplerDescriptor>],
+    pub textures: &'a BTreeMap<u32, TextureDescriptor>,
+    pub samplers: &'a BTreeMap<u32, SamplerDescriptor>,
     pub stats: &'a mut Stats,
     pub fragment: Option<&'a mut FragmentState>,
 }

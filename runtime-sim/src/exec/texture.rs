@@ -4,6 +4,7 @@
 //! the lane's 2x2 quad (lanes `4k..4k+3`), reading the coordinate registers of every lane of the
 //! quad. Results are written at issue and pending on the instruction's wait slot until `wait`.
 
+use super::memory::RunValues;
 use super::operand::Lanes;
 use super::{Machine, SimdGroup};
 use crate::decode::inst::{Decoded, LodMode, Reg, TexIndex, TexInstDim, TextureInst};
@@ -109,7 +110,7 @@ impl Machine<'_> {
         };
 
         let mut cached: Option<(u32, Texture)> = None;
-        let mut results = vec![[0u32; 32]; usize::from(t.dst.count)];
+        let mut results: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             let thread = l as u32;
             let slot = tex_slots[l];
@@ -118,9 +119,8 @@ impl Machine<'_> {
                 _ => {
                     let desc = self
                         .textures
-                        .get(slot as usize)
+                        .get(&slot)
                         .copied()
-                        .flatten()
                         .ok_or(ExecErrorKind::UnboundTexture { thread, slot })?;
                     if desc.dim != tex_dim(t.dim) {
                         return Err(ExecErrorKind::TextureDimMismatch {
@@ -162,9 +162,8 @@ impl Machine<'_> {
                 let sampler_slot = samp_slots[l];
                 let sampler = self
                     .samplers
-                    .get(sampler_slot as usize)
+                    .get(&sampler_slot)
                     .copied()
-                    .flatten()
                     .ok_or(ExecErrorKind::UnboundSampler {
                         thread,
                         slot: sampler_slot,
@@ -226,11 +225,7 @@ impl Machine<'_> {
                 };
             }
         }
-        for (k, v) in results.iter().enumerate() {
-            let reg = t.dst.nth(k as u32);
-            g.regs.prepare_write(reg, lanes)?;
-            g.regs.store32(reg, v, lanes);
-        }
+        Self::write_run(g, t.dst, &results, lanes)?;
         for k in 0..u32::from(t.dst.count) {
             g.regs.set_pending(t.dst.nth(k), t.slot, d.pc);
         }

@@ -1,5 +1,7 @@
 //! Runs test programs on one SIMD-group and exposes its registers.
 
+use std::collections::BTreeMap;
+
 use crate::error::{Error, ExecError};
 use crate::exec::{Machine, SimdGroup, ThreadIds};
 use crate::memory::DeviceMemory;
@@ -19,8 +21,8 @@ pub struct Env {
     pub stats: Stats,
     pub tg: Vec<u8>,
     pub stack_size: u32,
-    pub textures: Vec<Option<TextureDescriptor>>,
-    pub samplers: Vec<Option<SamplerDescriptor>>,
+    pub textures: BTreeMap<u32, TextureDescriptor>,
+    pub samplers: BTreeMap<u32, SamplerDescriptor>,
 }
 
 impl Default for Env {
@@ -32,8 +34,8 @@ impl Default for Env {
             stats: Stats::default(),
             tg: vec![0; 256],
             stack_size: 64,
-            textures: Vec::new(),
-            samplers: Vec::new(),
+            textures: BTreeMap::new(),
+            samplers: BTreeMap::new(),
         }
     }
 }

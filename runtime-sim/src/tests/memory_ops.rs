@@ -282,6 +282,45 @@ fn stores_convert_and_respect_masks_and_the_execution_mask() {
     assert_eq!(w, 1023 | 512 << 20 | 3 << 30);
 }
 
+/// rg11b10f stores of infinities and of finite values too large for the small floats: +inf
+/// stays infinite (exponent 31, mantissa 0), a large finite value becomes the largest finite
+/// value (exponent 30, mantissa all ones: 65024 for 11 bits, 64512 for 10 bits), -inf is 0.
+#[test]
+fn rg11b10f_stores_of_huge_values_saturate() {
+    let (mut env, addr) = env(&[0; 4]);
+    let code = dev(Opcode::DeviceStore, 12, 8, true, Off::Imm(0), 1, 0);
+    env.run(&code, 1, |g| {
+        set32(g, 4, |_| f32::INFINITY.to_bits());
+        set32(g, 5, |_| 1.0e30f32.to_bits());
+        set32(g, 6, |_| f32::NEG_INFINITY.to_bits());
+    })
+    .expect("rg11b10f store");
+    let w = u32::from_le_bytes(
+        env.memory
+            .read(addr, 4)
+            .expect("read")
+            .try_into()
+            .expect("4 bytes"),
+    );
+    assert_eq!(w, (31 << 6) | ((30 << 6) | 0x3f) << 11);
+    env.run(&code, 1, |g| {
+        set32(g, 4, |_| 1.0f32.to_bits());
+        set32(g, 5, |_| 0.0f32.to_bits());
+        set32(g, 6, |_| 65535.0f32.to_bits());
+    })
+    .expect("rg11b10f store");
+    let w = u32::from_le_bytes(
+        env.memory
+            .read(addr, 4)
+            .expect("read")
+            .try_into()
+            .expect("4 bytes"),
+    );
+    // 1.0 is exponent 15; 65535 would round up to 2^16, past the 10-bit float's largest finite
+    // value 64512.
+    assert_eq!(w, (15 << 6) | ((30 << 5) | 0x1f) << 22);
+}
+
 #[test]
 fn out_of_bounds_accesses_fault() {
     let (mut env, addr) = env(&[0; 4]);

@@ -6,7 +6,7 @@ use quickcheck::{QuickCheck, TestResult};
 use super::asm::{alu1, d32, enc, operand::*};
 use crate::disasm::disassemble;
 use crate::encoding::Opcode;
-use crate::error::{DecodeErrorKind, Error, ExecErrorKind, LoadError};
+use crate::error::{DecodeErrorKind, Error, ExecErrorKind, LoadError, RuntimeError};
 use crate::program::{Program, ProgramMetadata, Stage};
 use crate::runtime::{Config, FragmentSetup, Simulator};
 
@@ -65,6 +65,56 @@ fn registers_beyond_the_declared_count_are_rejected_at_load() {
         }
     );
     assert!(Program::load(&code, ProgramMetadata::compute(10)).is_ok());
+}
+
+#[test]
+fn metadata_out_of_range_is_a_load_error() {
+    let stop = [0x88, 0x00];
+    let cases = [
+        ("gpr_halves", ProgramMetadata::compute(0), 0, 1, 256),
+        ("gpr_halves", ProgramMetadata::compute(257), 257, 1, 256),
+        (
+            "threadgroup_memory",
+            ProgramMetadata {
+                threadgroup_memory: u32::MAX,
+                ..ProgramMetadata::compute(2)
+            },
+            u32::MAX,
+            0,
+            1 << 24,
+        ),
+        (
+            "stack_size",
+            ProgramMetadata {
+                stack_size: (1 << 16) + 1,
+                ..ProgramMetadata::compute(2)
+            },
+            (1 << 16) + 1,
+            0,
+            1 << 16,
+        ),
+    ];
+    for (field, meta, value, min, max) in cases {
+        assert_eq!(
+            load_err(&stop, meta),
+            LoadError::MetadataOutOfRange {
+                field,
+                value,
+                min,
+                max
+            }
+        );
+    }
+    // The largest accepted sizes load and run.
+    let meta = ProgramMetadata {
+        threadgroup_memory: 1 << 24,
+        stack_size: 1 << 16,
+        ..ProgramMetadata::compute(256)
+    };
+    let program = Program::load(&stop, meta).expect("loads");
+    Simulator::new()
+        .dispatch_compute(&program, [1, 1, 1], [32, 1, 1])
+        .expect("runs");
 }
 
 fn exec_err(code: &[u8]) -> crate::error::ExecError {
@@ -154,13 +204,35 @@ fn stage_mismatches_are_dispatch_errors() {
         varyings: vec![],
         clear: vec![],
     };
-    assert!(matches!(
+    assert_eq!(
         Simulator::new().shade_fragments(&program, &setup),
-        Err(Error::Runtime(_))
-    ));
-    assert!(matches!(
+        Err(Error::Runtime(RuntimeError::WrongStage {
+            call: "shade_fragments",
+            needed: "fragment",
+            got: "compute"
+        }))
+    );
+    assert_eq!(
         Simulator::new().dispatch_compute(&program, [1, 1, 1], [2048, 1, 1]),
-        Err(Error::Runtime(_))
+        Err(Error::Runtime(RuntimeError::WorkgroupSize {
+            size: [2048, 1, 1],
+            max: 1024
+        }))
+    );
+    // 2^16 * 2^16 threads overflows u32: still the size error, not a wrapped count.
+    assert!(matches!(
+        Simulator::new().dispatch_compute(&program, [1, 1, 1], [1 << 16, 1 << 16, 1]),
+        Err(Error::Runtime(RuntimeError::WorkgroupSize { .. }))
+    ));
+    let fragment = Program::load(&[0x88, 0], ProgramMetadata::fragment(2)).expect("loads");
+    let huge = FragmentSetup {
+        width: u32::MAX,
+        height: u32::MAX,
+        ..setup
+    };
+    assert!(matches!(
+        Simulator::new().shade_fragments(&fragment, &huge),
+        Err(Error::Runtime(RuntimeError::FragmentGrid { .. }))
     ));
     // ld_var in a compute program.
     let code = [

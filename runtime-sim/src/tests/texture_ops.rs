@@ -18,18 +18,14 @@ fn texture_env(texels: &[u8], width: u32, height: u32, levels: u32) -> Env {
     let mut env = Env::default();
     let addr = env.memory.alloc(texels.len() as u64, 16).expect("alloc");
     env.memory.write(addr, texels).expect("write");
-    env.textures = vec![Some(TextureDescriptor::new_2d(
-        TexFormat::Rgba8Unorm,
-        width,
-        height,
-        levels,
-        addr,
-    ))];
-    env.samplers = vec![Some(SamplerDescriptor::with_filter(
-        Filter::Nearest,
-        MipFilter::Nearest,
-        Wrap::ClampToEdge,
-    ))];
+    env.textures.insert(
+        0,
+        TextureDescriptor::new_2d(TexFormat::Rgba8Unorm, width, height, levels, addr),
+    );
+    env.samplers.insert(
+        0,
+        SamplerDescriptor::with_filter(Filter::Nearest, MipFilter::Nearest, Wrap::ClampToEdge),
+    );
     env
 }
 
@@ -283,7 +279,15 @@ fn texture_errors_name_the_thread() {
         )],
         ProgramMetadata::compute(12),
     );
-    match Simulator::new().dispatch_compute(&program, [1, 1, 1], [1, 1, 1]) {
+    // Bindings are sparse: a slot past anything an instruction can name is one entry, not a
+    // table of 2^32 (which would exhaust memory).
+    let mut sim = Simulator::new();
+    sim.bind_texture(
+        u32::MAX,
+        TextureDescriptor::new_1d(TexFormat::R32Float, 1, 1, 0),
+    );
+    sim.bind_sampler(u32::MAX, SamplerDescriptor::default());
+    match sim.dispatch_compute(&program, [1, 1, 1], [1, 1, 1]) {
         Err(Error::Exec(e)) => {
             assert_eq!(e.kind, ExecErrorKind::UnboundTexture { thread: 0, slot: 5 })
         }
@@ -320,17 +324,13 @@ fn texture_compare_reference_and_offsets_come_from_the_o_registers() {
     let mut env = Env::default();
     let addr = env.memory.alloc(16, 16).expect("alloc");
     env.memory.write(addr, &texels).expect("write");
-    env.textures = vec![Some(TextureDescriptor::new_1d(
-        TexFormat::R32Float,
-        4,
-        1,
-        addr,
-    ))];
+    env.textures
+        .insert(0, TextureDescriptor::new_1d(TexFormat::R32Float, 4, 1, addr));
     let sampler = SamplerDescriptor {
         compare: Some(crate::texture::CompareOp::LessEqual),
         ..SamplerDescriptor::with_filter(Filter::Nearest, MipFilter::None, Wrap::ClampToEdge)
     };
-    env.samplers = vec![Some(sampler)];
+    env.samplers.insert(0, sampler);
     let code = [
         enc(
             Opcode::TextureSample,

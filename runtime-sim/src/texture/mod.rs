@@ -7,10 +7,12 @@
 //! implements. This module knows nothing about registers, encodings or lanes beyond the 2x2 quad
 //! helper [`quad_derivatives`].
 //!
-//! The rules are those of `briefs/texture-semantics.md`, which restates the Vulkan specification,
-//! chapter "Image Operations" (sections "Cube Map Face Selection", "Scale Factor Operation, LOD
-//! Operation and Image Level(s) Selection", "Wrapping Operation", "Texel Filtering", "Depth Compare
-//! Operation"), so that this unit and the IR interpreter, written independently, check each other.
+//! The rules are the project's texture semantics, which restate the Vulkan specification, chapter
+//! "Image Operations" (sections "Cube Map Face Selection", "Scale Factor Operation, LOD Operation
+//! and Image Level(s) Selection", "Wrapping Operation", "Texel Filtering", "Depth Compare
+//! Operation"); the IR interpreter's module docs (`agxc_egraph::interp`, "Textures") list them as
+//! numbered rules. This unit and the interpreter are written independently so that each checks
+//! the other.
 //!
 //! # Runtime contract: descriptors and memory layout
 //! A [`TextureDescriptor`] names a dimensionality ([`TexDim`]), a [`TexFormat`], the level-0 extent

@@ -23,6 +23,22 @@ const MAX_TARGETS: u32 = 8;
 /// 128 components (32 locations).
 const MAX_VARYINGS: u32 = 32;
 
+/// Descriptor sets: Vulkan guarantees `maxBoundDescriptorSets >= 4`; llvmpipe offers 8. The
+/// harnesses create a layout for every set up to the largest one named.
+const MAX_SETS: u32 = 8;
+
+/// Bindings within a set: not a Vulkan limit, a bound on the descriptor tables the oracles size
+/// by the largest binding number.
+const MAX_BINDINGS: u32 = 64;
+
+/// Largest buffer: Vulkan guarantees `maxStorageBufferRange >= 2^27`. The bound also keeps a
+/// mistyped size from allocating the host's memory when the inputs are generated.
+const MAX_BUFFER_BYTES: usize = 1 << 27;
+
+/// Largest texture, all levels, layers and faces together (as generated, before rounding
+/// `rgba16f` to halves): the same bound as buffers.
+const MAX_TEXTURE_BYTES: usize = 1 << 27;
+
 /// One case directory with its parsed manifest.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -204,15 +220,16 @@ impl Case {
         let mut slots = BTreeSet::new();
         for (i, b) in m.buffers.iter().enumerate() {
             let field = |f: &str| format!("buffer[{i}].{f}");
+            self.validate_slot(&field, b.set, b.binding)?;
             if !slots.insert((b.set, b.binding)) {
                 return Err(
                     self.invalid(field("binding"), duplicate("binding", (b.set, b.binding)))
                 );
             }
-            if b.size == 0 || b.size % 4 != 0 {
+            if b.size == 0 || b.size % 4 != 0 || b.size > MAX_BUFFER_BYTES {
                 return Err(self.invalid(
                     field("size"),
-                    out_of_range(b.size, "a positive multiple of 4"),
+                    out_of_range(b.size, "a positive multiple of 4, at most 2^27"),
                 ));
             }
             b.init
@@ -232,6 +249,7 @@ impl Case {
         }
         for (i, t) in m.textures.iter().enumerate() {
             let field = |f: &str| format!("texture[{i}].{f}");
+            self.validate_slot(&field, t.set, t.binding)?;
             if !slots.insert((t.set, t.binding)) {
                 return Err(
                     self.invalid(field("binding"), duplicate("binding", (t.set, t.binding)))
@@ -250,6 +268,12 @@ impl Case {
                 return Err(self.invalid(
                     field("size"),
                     out_of_range(format!("{:?}", t.size), "1 to 4096 each"),
+                ));
+            }
+            if t.dim == super::manifest::TextureDim::Cube && t.size.first() != t.size.get(1) {
+                return Err(self.invalid(
+                    field("size"),
+                    out_of_range(format!("{:?}", t.size), "square cube faces"),
                 ));
             }
             let [w, h, d] = t.extent();
@@ -279,9 +303,35 @@ impl Case {
             } else {
                 t.total_bytes()
             };
+            if bytes > MAX_TEXTURE_BYTES {
+                return Err(self.invalid(
+                    field("size"),
+                    out_of_range(
+                        format!("{:?} ({bytes} bytes)", t.size),
+                        "at most 2^27 bytes of texels",
+                    ),
+                ));
+            }
             t.init
                 .validate(bytes)
                 .map_err(|p| self.invalid(field("init"), p))?;
+        }
+        Ok(())
+    }
+
+    /// Checks a resource's descriptor set and binding numbers against [`MAX_SETS`] and
+    /// [`MAX_BINDINGS`].
+    fn validate_slot(
+        &self,
+        field: &dyn Fn(&str) -> String,
+        set: u32,
+        binding: u32,
+    ) -> Result<(), CorpusError> {
+        if set >= MAX_SETS {
+            return Err(self.invalid(field("set"), out_of_range(set, "0 to 7")));
+        }
+        if binding >= MAX_BINDINGS {
+            return Err(self.invalid(field("binding"), out_of_range(binding, "0 to 63")));
         }
         Ok(())
     }
@@ -307,6 +357,12 @@ impl Case {
     pub fn spv_words(&self) -> Result<Vec<u32>, CorpusError> {
         let path = self.spv_file();
         let bytes = fs::read(&path).map_err(io_at(&path))?;
+        if bytes.len() % 4 != 0 {
+            return Err(CorpusError::SpvSize {
+                path,
+                bytes: bytes.len(),
+            });
+        }
         Ok(bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

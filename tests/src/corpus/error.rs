@@ -40,6 +40,14 @@ pub enum CorpusError {
         /// The accepted file names, comma-separated.
         expected: &'static str,
     },
+    /// A SPIR-V module whose size is not a whole number of 32-bit words.
+    #[error("{path}: {bytes} bytes is not a whole number of SPIR-V words")]
+    SpvSize {
+        /// The module file.
+        path: PathBuf,
+        /// Its size in bytes.
+        bytes: usize,
+    },
     /// A recorded output file has a size that disagrees with the manifest.
     #[error(
         "case `{case}`: expected output {file} holds {actual} bytes, the manifest implies {wanted}"

@@ -247,7 +247,7 @@ impl Init {
             Init::U32List(v) => fits(v.len() * 4),
             Init::U8List(v) => fits(v.len()),
             Init::Segments(segments) => segments.iter().try_for_each(|s| {
-                fits(s.offset + s.bytes)?;
+                fits(s.offset.saturating_add(s.bytes))?;
                 s.init.validate(s.bytes)
             }),
             Init::Records { stride, fields } => {
@@ -258,9 +258,17 @@ impl Init {
                     });
                 }
                 fields.iter().try_for_each(|f| {
-                    if f.offset + f.words * 4 > *stride {
+                    if f.words == 0 {
+                        return Err(Problem::OutOfRange {
+                            value: "0".to_owned(),
+                            allowed: "a field of at least 1 word",
+                        });
+                    }
+                    // Saturating: sizes come from the manifest and may be absurd.
+                    let needed = f.words.saturating_mul(4).saturating_add(f.offset);
+                    if needed > *stride {
                         return Err(Problem::TooLong {
-                            needed: f.offset + f.words * 4,
+                            needed,
                             available: *stride,
                         });
                     }
@@ -285,7 +293,7 @@ impl Init {
             Init::Segments(segments) => {
                 out.fill(0);
                 for s in segments {
-                    let end = (s.offset + s.bytes).min(out.len());
+                    let end = s.offset.saturating_add(s.bytes).min(out.len());
                     if let Some(dst) = out.get_mut(s.offset.min(end)..end) {
                         s.init.fill_into(dst);
                     }
@@ -294,7 +302,8 @@ impl Init {
             Init::Records { stride, fields } => {
                 out.fill(0);
                 let records = out.len() / (*stride).max(1);
-                for f in fields {
+                // `validate` guarantees each field is 1 or more words within the stride.
+                for f in fields.iter().filter(|f| f.words > 0) {
                     let values = f.init.fill(f.words * 4 * records);
                     for (r, chunk) in values.chunks_exact(f.words * 4).enumerate() {
                         let at = r * stride + f.offset;
@@ -510,6 +519,52 @@ mod tests {
             words(&init.fill(24)),
             vec![0, 1, 2.0f32.to_bits(), 2, 3, 2.0f32.to_bits()]
         );
+    }
+
+    #[test]
+    fn absurd_record_fields_are_errors_not_overflows() {
+        let record = |offset: usize, words: usize| Init::Records {
+            stride: 16,
+            fields: vec![Field {
+                offset,
+                words,
+                init: Init::U32Constant(1),
+            }],
+        };
+        // `words * 4` would overflow: reported as too long, saturated.
+        assert_eq!(
+            record(0, usize::MAX / 2).validate(64),
+            Err(Problem::TooLong {
+                needed: usize::MAX,
+                available: 16
+            })
+        );
+        assert_eq!(
+            record(usize::MAX, 1).validate(64),
+            Err(Problem::TooLong {
+                needed: usize::MAX,
+                available: 16
+            })
+        );
+        // A zero-word field has no values to take (and would be an empty chunk size).
+        assert!(matches!(
+            record(0, 0).validate(64),
+            Err(Problem::OutOfRange { .. })
+        ));
+        assert_eq!(record(0, 0).fill(32), vec![0; 32]);
+        let segment = Init::Segments(vec![Segment {
+            offset: usize::MAX,
+            bytes: usize::MAX,
+            init: Init::Zero,
+        }]);
+        assert_eq!(
+            segment.validate(8),
+            Err(Problem::TooLong {
+                needed: usize::MAX,
+                available: 8
+            })
+        );
+        assert_eq!(segment.fill(8), vec![0; 8]);
     }
 
     #[test]

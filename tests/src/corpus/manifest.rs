@@ -183,6 +183,16 @@ pub enum BufferKind {
     Uniform,
 }
 
+impl BufferKind {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            BufferKind::Storage => "storage",
+            BufferKind::Uniform => "uniform",
+        }
+    }
+}
+
 /// A buffer bound at `(set, binding)`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -239,6 +249,19 @@ pub enum TextureDim {
     Cube,
 }
 
+impl TextureDim {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureDim::D1 => "1d",
+            TextureDim::D2 => "2d",
+            TextureDim::D2Array => "2d_array",
+            TextureDim::D3 => "3d",
+            TextureDim::Cube => "cube",
+        }
+    }
+}
+
 /// The texel format of a texture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -256,6 +279,17 @@ pub enum TexelFormat {
 }
 
 impl TexelFormat {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexelFormat::Rgba8 => "rgba8",
+            TexelFormat::Rgba16f => "rgba16f",
+            TexelFormat::Rgba32f => "rgba32f",
+            TexelFormat::R32f => "r32f",
+            TexelFormat::D32f => "d32f",
+        }
+    }
+
     /// Bytes per texel as stored.
     pub fn texel_bytes(self) -> usize {
         match self {
@@ -277,6 +311,16 @@ pub enum Filter {
     Linear,
 }
 
+impl Filter {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Filter::Nearest => "nearest",
+            Filter::Linear => "linear",
+        }
+    }
+}
+
 /// Filtering between mip levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -290,6 +334,17 @@ pub enum MipMode {
     Linear,
 }
 
+impl MipMode {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            MipMode::None => "none",
+            MipMode::Nearest => "nearest",
+            MipMode::Linear => "linear",
+        }
+    }
+}
+
 /// Addressing outside [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -301,6 +356,17 @@ pub enum Wrap {
     Clamp,
     /// Mirrored repeat.
     Mirror,
+}
+
+impl Wrap {
+    /// The name used in manifests and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wrap::Repeat => "repeat",
+            Wrap::Clamp => "clamp",
+            Wrap::Mirror => "mirror",
+        }
+    }
 }
 
 /// The depth-comparison function of a shadow sampler (`ref OP texel`).

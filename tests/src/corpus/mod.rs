@@ -21,6 +21,7 @@ mod compare;
 mod error;
 mod generate;
 mod manifest;
+mod oracle_skip;
 
 pub use case::{corpus_dir, load_corpus, Case, Inputs, SOURCE_NAMES};
 pub use compare::{
@@ -29,6 +30,7 @@ pub use compare::{
 };
 pub use error::{CorpusError, Problem};
 pub use generate::{Field, Init, Segment, SplitMix64, SPECIAL_F32};
+pub use oracle_skip::{announce, oracle_required};
 pub use manifest::{
     Buffer, BufferKind, CompareOp, Filter, LevelLayout, Manifest, MipMode, PushConstants,
     RenderTarget, ScalarType, Stage, TexelFormat, Texture, TextureDim, Varying, Wrap,

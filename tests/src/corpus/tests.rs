@@ -184,3 +184,122 @@ fn texture_layout_halves_levels() {
         vec![(4, 2, 8, 0), (2, 1, 4, 256), (1, 1, 2, 288), (1, 1, 1, 296)]
     );
 }
+
+#[test]
+fn absurd_sizes_are_validation_errors() {
+    // A mistyped buffer size would otherwise allocate gigabytes when the inputs are generated.
+    let huge = COMPUTE.replace("size = 32", "size = 4294967296");
+    assert!(matches!(
+        problem(&huge),
+        Some((f, Problem::OutOfRange { .. })) if f == "buffer[1].size"
+    ));
+    // 4096 x 4096 x 4096 r32f texels: 256 GiB.
+    let texture = COMPUTE.replace(
+        "dim = \"2d\"\nformat = \"rgba16f\"\nsize = [4, 2]\nlevels = 2",
+        "dim = \"3d\"\nformat = \"r32f\"\nsize = [4096, 4096, 4096]\nlevels = 1",
+    );
+    assert!(matches!(
+        problem(&texture),
+        Some((f, Problem::OutOfRange { .. })) if f == "texture[0].size"
+    ));
+    let cube = COMPUTE.replace("dim = \"2d\"", "dim = \"cube\"");
+    assert!(matches!(
+        problem(&cube),
+        Some((f, Problem::OutOfRange { .. })) if f == "texture[0].size"
+    ));
+    let zero_words = COMPUTE.replace(
+        "init = { f32_list = [1.0, 2.0] }",
+        "init = { records = { stride = 8, fields = [{ offset = 0, words = 0, init = \"zero\" }] } }",
+    );
+    assert!(matches!(
+        problem(&zero_words),
+        Some((f, Problem::OutOfRange { .. })) if f == "buffer[0].init"
+    ));
+}
+
+#[test]
+fn a_truncated_spv_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("agxc-corpus-spv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let mut case = parse(COMPUTE).expect("valid manifest");
+    case.dir = dir.clone();
+    // The SPIR-V magic number and one stray byte.
+    std::fs::write(case.spv_file(), [0x03, 0x02, 0x23, 0x07, 0x00]).expect("write");
+    let result = case.spv_words();
+    std::fs::write(case.spv_file(), [0x03, 0x02, 0x23, 0x07]).expect("write");
+    let whole = case.spv_words();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(result, Err(CorpusError::SpvSize { bytes: 5, .. })),
+        "{result:?}"
+    );
+    assert_eq!(whole.expect("4 bytes read"), vec![0x0723_0203]);
+}
+
+#[test]
+fn descriptor_numbers_are_bounded() {
+    // `set + 1` layouts are created for the largest set: u32::MAX would overflow, 10^6 would
+    // create a million layouts.
+    let set = COMPUTE.replacen("set = 0", "set = 4294967295", 1);
+    assert!(matches!(
+        problem(&set),
+        Some((f, Problem::OutOfRange { .. })) if f == "buffer[0].set"
+    ));
+    let binding = COMPUTE.replace("binding = 1", "binding = 1000000");
+    assert!(matches!(
+        problem(&binding),
+        Some((f, Problem::OutOfRange { .. })) if f == "buffer[1].binding"
+    ));
+}
+
+/// Each enum's `name()` is the spelling its manifest key takes (the softpipe jobs use the names).
+#[test]
+fn names_are_the_manifest_spellings() {
+    fn spelled<T>(value: T, name: &str)
+    where
+        T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        #[derive(serde::Deserialize)]
+        struct Key<T> {
+            v: T,
+        }
+        let key: Key<T> = toml::from_str(&format!("v = \"{name}\"")).expect(name);
+        assert_eq!(key.v, value, "{name}");
+    }
+    for v in [Stage::Compute, Stage::Fragment] {
+        spelled(v, v.name());
+    }
+    for v in [ScalarType::F32, ScalarType::I32, ScalarType::U32] {
+        spelled(v, v.name());
+    }
+    for v in [BufferKind::Storage, BufferKind::Uniform] {
+        spelled(v, v.name());
+    }
+    for v in [
+        TextureDim::D1,
+        TextureDim::D2,
+        TextureDim::D2Array,
+        TextureDim::D3,
+        TextureDim::Cube,
+    ] {
+        spelled(v, v.name());
+    }
+    for v in [
+        TexelFormat::Rgba8,
+        TexelFormat::Rgba16f,
+        TexelFormat::Rgba32f,
+        TexelFormat::R32f,
+        TexelFormat::D32f,
+    ] {
+        spelled(v, v.name());
+    }
+    for v in [Filter::Nearest, Filter::Linear] {
+        spelled(v, v.name());
+    }
+    for v in [MipMode::None, MipMode::Nearest, MipMode::Linear] {
+        spelled(v, v.name());
+    }
+    for v in [Wrap::Repeat, Wrap::Clamp, Wrap::Mirror] {
+        spelled(v, v.name());
+    }
+}

@@ -24,11 +24,6 @@ mod resources;
 mod run;
 pub mod vertex;
 
+pub use crate::corpus::oracle_required;
 pub use context::Lavapipe;
 pub use error::{LavapipeError, Unavailable};
-
-/// Whether oracle tests must fail rather than skip when their oracle is missing: true when the
-/// environment variable `CI` is `true` (as CI services set it).
-pub fn oracle_required() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}

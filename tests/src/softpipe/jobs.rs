@@ -12,9 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bindings::{IoBinding, StateConstant, StorageBinding, TextureBinding, UniformBinding};
 use super::error::SoftpipeError;
-use crate::corpus::{
-    BufferKind, Case, Filter, MipMode, ScalarType, Stage, TexelFormat, TextureDim, Wrap,
-};
+use crate::corpus::Case;
 
 /// The whole job file: every case of one harness run.
 #[derive(Debug, Serialize)]
@@ -180,57 +178,6 @@ pub struct ResultBindings {
     pub state: Vec<StateConstant>,
 }
 
-fn scalar_name(t: ScalarType) -> &'static str {
-    match t {
-        ScalarType::F32 => "f32",
-        ScalarType::I32 => "i32",
-        ScalarType::U32 => "u32",
-    }
-}
-
-fn dim_name(d: TextureDim) -> &'static str {
-    match d {
-        TextureDim::D1 => "1d",
-        TextureDim::D2 => "2d",
-        TextureDim::D2Array => "2d_array",
-        TextureDim::D3 => "3d",
-        TextureDim::Cube => "cube",
-    }
-}
-
-fn format_name(f: TexelFormat) -> &'static str {
-    match f {
-        TexelFormat::Rgba8 => "rgba8",
-        TexelFormat::Rgba16f => "rgba16f",
-        TexelFormat::Rgba32f => "rgba32f",
-        TexelFormat::R32f => "r32f",
-        TexelFormat::D32f => "d32f",
-    }
-}
-
-fn filter_name(f: Filter) -> &'static str {
-    match f {
-        Filter::Nearest => "nearest",
-        Filter::Linear => "linear",
-    }
-}
-
-fn mip_name(m: MipMode) -> &'static str {
-    match m {
-        MipMode::None => "none",
-        MipMode::Nearest => "nearest",
-        MipMode::Linear => "linear",
-    }
-}
-
-fn wrap_name(w: Wrap) -> &'static str {
-    match w {
-        Wrap::Repeat => "repeat",
-        Wrap::Clamp => "clamp",
-        Wrap::Mirror => "mirror",
-    }
-}
-
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SoftpipeError> {
     fs::write(path, bytes).map_err(|source| SoftpipeError::Io {
         path: path.to_owned(),
@@ -269,10 +216,7 @@ pub fn job_for(case: &Case, work: &Path) -> Result<Job, SoftpipeError> {
         buffers.push(JobBuffer {
             set: b.set,
             binding: b.binding,
-            kind: match b.kind {
-                BufferKind::Storage => "storage",
-                BufferKind::Uniform => "uniform",
-            },
+            kind: b.kind.name(),
             size: b.size,
             input,
             output: b.output,
@@ -285,23 +229,20 @@ pub fn job_for(case: &Case, work: &Path) -> Result<Job, SoftpipeError> {
         textures.push(JobTexture {
             set: t.set,
             binding: t.binding,
-            dim: dim_name(t.dim),
-            format: format_name(t.format),
+            dim: t.dim.name(),
+            format: t.format.name(),
             size: t.size.clone(),
             levels: t.levels,
-            filter: filter_name(t.filter),
-            mip: mip_name(t.mip),
-            wrap: wrap_name(t.wrap),
+            filter: t.filter.name(),
+            mip: t.mip.name(),
+            wrap: t.wrap.name(),
             compare: t.compare.is_some(),
             input,
         });
     }
     Ok(Job {
         name: case.name.clone(),
-        stage: match m.stage {
-            Stage::Compute => "compute",
-            Stage::Fragment => "fragment",
-        },
+        stage: m.stage.name(),
         source,
         groups: m.groups,
         size: m.size,
@@ -312,7 +253,7 @@ pub fn job_for(case: &Case, work: &Path) -> Result<Job, SoftpipeError> {
             .map(|v| JobVarying {
                 location: v.location,
                 components: v.components,
-                ty: scalar_name(v.ty),
+                ty: v.ty.name(),
                 base: v.base.clone(),
                 ddx: v.ddx.clone(),
                 ddy: v.ddy.clone(),

@@ -24,7 +24,8 @@ pub use bindings::{
     UniformBinding, BINDINGS_FILE,
 };
 pub use error::SoftpipeError;
-pub use harness::{in_ci, python_path, CaseRun, Softpipe, GENERATOR_HOW};
+pub use crate::corpus::oracle_required;
+pub use harness::{python_path, CaseRun, Softpipe, GENERATOR_HOW};
 pub use jobs::Environment;
 
 /// The directory of the generated (GLSL-through-softpipe) TGSI cases.

@@ -96,14 +96,19 @@ impl TextureDesc {
         self
     }
 
-    /// Slices per level: layers, times 6 for cube maps.
+    /// Slices per level: layers, times 6 for cube maps (saturating: [`Texture::new`] refuses a
+    /// shape whose count overflows).
     pub fn slices(&self) -> u32 {
-        self.layers
-            * if self.target.dim == TexDim::Cube {
-                6
-            } else {
-                1
-            }
+        self.layers.saturating_mul(self.faces())
+    }
+
+    /// Faces per layer: 6 for cube maps, else 1.
+    fn faces(&self) -> u32 {
+        if self.target.dim == TexDim::Cube {
+            6
+        } else {
+            1
+        }
     }
 
     /// The extent of level `level`: `max(1, extent >> level)` per axis.
@@ -144,12 +149,16 @@ impl TextureDesc {
                 max,
             });
         }
+        let slices = self
+            .layers
+            .checked_mul(self.faces())
+            .ok_or(TextureError::TooLarge)?;
         let mut offsets = Vec::with_capacity(self.levels as usize);
         let mut total = 0usize;
         for level in 0..self.levels {
             offsets.push(total);
             let [w, h, d] = self.level_extent(level);
-            let bytes = [w, h, d, self.slices()]
+            let bytes = [w, h, d, slices]
                 .iter()
                 .try_fold(self.format.texel_bytes(), |n, &e| n.checked_mul(e as usize))
                 .and_then(|n| n.checked_add(total));

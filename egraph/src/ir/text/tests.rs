@@ -425,8 +425,28 @@ fn entity_limits() {
     assert_eq!(line, 4 + 2 * crate::ir::verify::MAX_NESTING as u32);
 }
 
+/// Runs a function that verifies in the interpreter on a tiny launch of its stage, with small
+/// budgets; errors are fine, panics are not.
+fn run_briefly(f: &Function) {
+    use crate::interp::{run_compute, run_fragment, run_vertex, FragmentGrid, Limits, Resources};
+    use crate::ir::Stage;
+    let limits = Limits {
+        max_loop_iterations: 50,
+        max_steps: 20_000,
+        max_lanes: 64,
+        max_shared_memory: 1 << 12,
+    };
+    let mut res = Resources::new();
+    let _ = match f.stage {
+        Stage::Compute => run_compute(f, &mut res, [2, 1, 1], &limits).map(|_| ()),
+        Stage::Fragment => run_fragment(f, &mut res, &FragmentGrid::new(3, 3), &limits).map(|_| ()),
+        Stage::Vertex => run_vertex(f, &res, 4, &Default::default(), &limits).map(|_| ()),
+    };
+}
+
 /// Mutated texts (characters removed, inserted, swapped, the text cut short) never make the
-/// parser panic, and whatever still parses verifies and prints without panicking.
+/// parser panic, and whatever still parses verifies and prints without panicking; whatever also
+/// verifies runs in the interpreter without panicking.
 #[test]
 fn mutated_texts_never_panic() {
     use quickcheck::{Arbitrary, Gen};
@@ -454,7 +474,9 @@ fn mutated_texts_never_panic() {
             match parse(&s) {
                 Ok(f) => {
                     parsed += 1;
-                    let _ = verify(&f);
+                    if verify(&f).is_ok() {
+                        run_briefly(&f);
+                    }
                     let _ = f.display().inst_names(true).to_string();
                 }
                 Err(e) => {

@@ -114,7 +114,8 @@ pub fn specs() -> Vec<RuleSpec> {
         /// (x << a) >> b == sbfe(x, b - a, width - b) for a <= b < width (arithmetic shift).
         "ishl-sshr-to-sbfe": "(sshr (ishl ?x ?a) ?b)" => "(sbfe ?x ?o ?n)", guard = shift_pair;
         /// (base & ~m) | ((ins << o) & m) == bfi(base, ins, o, n) for m = (2^n - 1) << o.
-        "and-or-to-bfi": "(or (and ?base ?nm) (and (ishl ?ins ?o) ?m))" => "(bfi ?base ?ins ?oo ?nn)", guard = insert_masks, examples = bfi_examples;
+        "and-or-to-bfi": "(or (and ?base ?nm) (and (ishl ?ins ?o) ?m))"
+            => "(bfi ?base ?ins ?oo ?nn)", guard = insert_masks, examples = bfi_examples;
         /// ubfe(x, 0, n) == x when n covers the width.
         "ubfe-whole": "(ubfe ?x 0 ?n)" => "?x", guard = count_covers_width;
         /// sbfe(x, 0, n) == x when n covers the width.

@@ -25,13 +25,17 @@ pub fn specs() -> Vec<RuleSpec> {
         /// x - c == x + (-c) (wrapping): one canonical form for adding constants.
         "isub-const": "(isub ?x ?c)" => "(iadd ?x ?n)", guard = guards::negate_int;
         /// (x << a) << b == x << (a + b) when a + b stays below the width.
-        "ishl-ishl-const": "(ishl (ishl ?x ?a) ?b)" => "(ishl ?x ?s)", guard = guards::shift_sum_in_range;
+        "ishl-ishl-const": "(ishl (ishl ?x ?a) ?b)"
+            => "(ishl ?x ?s)", guard = guards::shift_sum_in_range;
         /// (x << a) << b == 0 when a + b reaches the width (a, b below it).
-        "ishl-ishl-out": "(ishl (ishl ?x ?a) ?b)" => "0", guard = guards::shift_sum_out_of_range, examples = ishl_out_examples;
+        "ishl-ishl-out": "(ishl (ishl ?x ?a) ?b)"
+            => "0", guard = guards::shift_sum_out_of_range, examples = ishl_out_examples;
         /// (x >> a) >> b == x >> (a + b) (logical) when a + b stays below the width.
-        "ushr-ushr-const": "(ushr (ushr ?x ?a) ?b)" => "(ushr ?x ?s)", guard = guards::shift_sum_in_range;
+        "ushr-ushr-const": "(ushr (ushr ?x ?a) ?b)"
+            => "(ushr ?x ?s)", guard = guards::shift_sum_in_range;
         /// (x >> a) >> b == 0 (logical) when a + b reaches the width (a, b below it).
-        "ushr-ushr-out": "(ushr (ushr ?x ?a) ?b)" => "0", guard = guards::shift_sum_out_of_range, examples = ushr_out_examples;
+        "ushr-ushr-out": "(ushr (ushr ?x ?a) ?b)"
+            => "0", guard = guards::shift_sum_out_of_range, examples = ushr_out_examples;
     }
 }
 

@@ -21,12 +21,16 @@ pub fn specs() -> Vec<RuleSpec> {
         /// c - a*b == fma(-a, b, c), unless the source forbids contraction.
         "fma-sub-mul-right": "(fsub ?c (fmul ?a ?b))" => "(fma (fneg ?a) ?b ?c)", tol = Fused;
         /// -(a*b + c) == fma(-a, b, -c), unless the source forbids contraction.
-        "fma-neg-add-mul-left": "(fneg (fadd (fmul ?a ?b) ?c))" => "(fma (fneg ?a) ?b (fneg ?c))", tol = Fused;
+        "fma-neg-add-mul-left": "(fneg (fadd (fmul ?a ?b) ?c))"
+            => "(fma (fneg ?a) ?b (fneg ?c))", tol = Fused;
         /// -(c + a*b) == fma(-a, b, -c), unless the source forbids contraction.
-        "fma-neg-add-mul-right": "(fneg (fadd ?c (fmul ?a ?b)))" => "(fma (fneg ?a) ?b (fneg ?c))", tol = Fused;
+        "fma-neg-add-mul-right": "(fneg (fadd ?c (fmul ?a ?b)))"
+            => "(fma (fneg ?a) ?b (fneg ?c))", tol = Fused;
         /// -(a*b - c) == fma(-a, b, c), unless the source forbids contraction.
-        "fma-neg-sub-mul-left": "(fneg (fsub (fmul ?a ?b) ?c))" => "(fma (fneg ?a) ?b ?c)", tol = Fused;
+        "fma-neg-sub-mul-left": "(fneg (fsub (fmul ?a ?b) ?c))"
+            => "(fma (fneg ?a) ?b ?c)", tol = Fused;
         /// -(c - a*b) == fma(a, b, -c), unless the source forbids contraction.
-        "fma-neg-sub-mul-right": "(fneg (fsub ?c (fmul ?a ?b)))" => "(fma ?a ?b (fneg ?c))", tol = Fused;
+        "fma-neg-sub-mul-right": "(fneg (fsub ?c (fmul ?a ?b)))"
+            => "(fma ?a ?b (fneg ?c))", tol = Fused;
     }
 }

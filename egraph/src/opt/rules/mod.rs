@@ -16,10 +16,10 @@
 //!
 //! The rulebook (after Cranelift's): the right side is never worse than the left for every
 //! target; no general commutativity or associativity (targeted variants only, e.g. constants to
-//! the right); float identities only where IEEE arithmetic makes them exact with NaN, -0, infinities
-//! and denormals (`x * 1 -> x` yes, `x + 0 -> x` no: `-0 + 0` is `+0`), otherwise a stated
-//! tolerance. Every rule is checked by `opt::soundness`: both sides are evaluated on random inputs
-//! with the IR's evaluation functions; a new rule is checked without touching the test.
+//! the right); float identities only where IEEE arithmetic makes them exact with NaN, -0,
+//! infinities and denormals (`x * 1 -> x` yes, `x + 0 -> x` no: `-0 + 0` is `+0`), otherwise a
+//! stated tolerance. Every rule is checked by `opt::soundness`: both sides are evaluated on random
+//! inputs with the IR's evaluation functions; a new rule is checked without touching the test.
 //!
 //! Literals in patterns are generic (`1` means one in whatever type the position has; see
 //! [`Term`]); a guard sees the matched classes' types and constants and may bind new constants
@@ -159,8 +159,14 @@ impl RuleSpec {
 /// `mandatory` or `examples` (the [`RuleSpec`] setters).
 #[macro_export]
 macro_rules! rule_specs {
-    ($( $(#[doc = $doc:literal])+ $name:literal : $lhs:literal => $rhs:literal $(, $key:ident = $val:expr)* ; )*) => {
-        vec![ $( $crate::opt::rules::RuleSpec::new($name, concat!($($doc),+), $lhs, $rhs) $(.$key($val))* , )* ]
+    ($(
+        $(#[doc = $doc:literal])+
+        $name:literal : $lhs:literal => $rhs:literal $(, $key:ident = $val:expr)* ;
+    )*) => {
+        vec![$(
+            $crate::opt::rules::RuleSpec::new($name, concat!($($doc),+), $lhs, $rhs)
+                $(.$key($val))*,
+        )*]
     };
 }
 

@@ -31,7 +31,8 @@ pub fn specs() -> Vec<RuleSpec> {
         /// (-a) / (-b) == a / b.
         "fdiv-fneg-fneg": "(fdiv (fneg ?a) (fneg ?b))" => "(fdiv ?a ?b)";
         /// -(x * c) == x * (-c) for a constant c: rounding is symmetric in sign.
-        "fneg-fmul-const": "(fneg (fmul ?x ?c))" => "(fmul ?x ?n)", guard = super::guards::negate_float;
+        "fneg-fmul-const": "(fneg (fmul ?x ?c))"
+            => "(fmul ?x ?n)", guard = super::guards::negate_float;
         /// x * -1 == -x.
         "fmul-minus-one": "(fmul ?x -1)" => "(fneg ?x)";
         /// x / -1 == -x.

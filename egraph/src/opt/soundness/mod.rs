@@ -516,7 +516,7 @@ fn check_instance(
                 };
                 stats.comparisons += 1;
                 if !agree(rule.tolerance, want, &got, largest, overflowed) {
-                    let node = egg::RecExpr::from(vec![Node::leaf(n.kind)]).to_string();
+                    let node = n.kind.to_string();
                     return Err(Unsound::Mismatch(Box::new(Mismatch {
                         rule: rule.name.clone(),
                         lhs: lhs.to_string(),

@@ -51,7 +51,9 @@ impl<'m> Lowerer<'m> {
         let x = self.operand_components(inst, 2)?;
         let exp_ty = if as_struct {
             let members = self.types.children(inst.result_ty()?, inst)?;
-            let ty = *members.get(1).ok_or_else(|| inst.mismatch("FrexpStruct result is not a pair"))?;
+            let ty = *members
+                .get(1)
+                .ok_or_else(|| inst.mismatch("FrexpStruct result is not a pair"))?;
             self.types.components(ty, inst)?.0
         } else {
             if inst.operands.len() != 4 {
@@ -66,13 +68,27 @@ impl<'m> Lowerer<'m> {
         let (mut mants, mut exps) = (Vec::new(), Vec::new());
         for &v in &x {
             let ty = self.float_args(inst, &[v])?;
-            let wide = if ty == Type::F32 { v } else { self.convert(P::Fcvt, v, Type::F32) };
+            let wide = if ty == Type::F32 {
+                v
+            } else {
+                self.convert(P::Fcvt, v, Type::F32)
+            };
             let (m, e) = self.frexp_f32(wide);
-            mants.push(if ty == Type::F32 { m } else { self.convert(P::Fcvt, m, ty) });
+            mants.push(if ty == Type::F32 {
+                m
+            } else {
+                self.convert(P::Fcvt, m, ty)
+            });
             exps.push(self.int_resize(inst, e, exp_ty, true)?);
         }
         let vector = x.len() > 1;
-        let wrap = |v: Vec<Value>| if vector { Agg::vector(v) } else { Agg::Scalar(v[0]) };
+        let wrap = |v: Vec<Value>| {
+            if vector {
+                Agg::vector(v)
+            } else {
+                Agg::Scalar(v[0])
+            }
+        };
         if as_struct {
             return self.bind_checked(inst, Agg::composite(vec![wrap(mants), wrap(exps)]));
         }
@@ -101,7 +117,11 @@ impl<'m> Lowerer<'m> {
         for (&v, &n) in x.iter().zip(&e) {
             let ty = self.float_args(inst, &[v])?;
             let n = self.int_resize(inst, n, Type::I32, true)?;
-            let wide = if ty == Type::F32 { v } else { self.convert(P::Fcvt, v, Type::F32) };
+            let wide = if ty == Type::F32 {
+                v
+            } else {
+                self.convert(P::Fcvt, v, Type::F32)
+            };
             let (lo, hi) = (self.iconst(Type::I32, -252), self.iconst(Type::I32, 254));
             let n = self.p(P::Smax, &[n, lo]);
             let n = self.p(P::Smin, &[n, hi]);
@@ -112,7 +132,11 @@ impl<'m> Lowerer<'m> {
             let f2 = self.pow2(rest);
             let r = self.p(P::Fmul, &[wide, f1]);
             let r = self.p(P::Fmul, &[r, f2]);
-            out.push(if ty == Type::F32 { r } else { self.convert(P::Fcvt, r, ty) });
+            out.push(if ty == Type::F32 {
+                r
+            } else {
+                self.convert(P::Fcvt, r, ty)
+            });
         }
         self.bind_components(inst, &out)
     }

@@ -50,7 +50,11 @@ impl<'m> Lowerer<'m> {
         let a = self.float_vector(inst, 0)?;
         let b = self.float_vector(inst, 1)?;
         Self::same_size(inst, &a, &b)?;
-        let d: Vec<Value> = a.iter().zip(&b).map(|(&x, &y)| self.p(P::Fsub, &[x, y])).collect();
+        let d: Vec<Value> = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| self.p(P::Fsub, &[x, y]))
+            .collect();
         let l = self.length_of(&d);
         self.bind_components(inst, &[l])
     }
@@ -127,7 +131,11 @@ impl<'m> Lowerer<'m> {
         if !self.ty(eta).is_float() {
             return Err(inst.mismatch("eta is not a float"));
         }
-        let eta = if self.ty(eta) == ty { eta } else { self.convert(P::Fcvt, eta, ty) };
+        let eta = if self.ty(eta) == ty {
+            eta
+        } else {
+            self.convert(P::Fcvt, eta, ty)
+        };
         let d = self.dot(&n, &i);
         let one = self.fk(d, 1.0);
         let dd = self.p(P::Fmul, &[d, d]);
@@ -160,7 +168,10 @@ impl<'m> Lowerer<'m> {
             .children()
             .ok_or_else(|| inst.mismatch("expects a matrix"))?
             .iter()
-            .map(|c| c.components().ok_or_else(|| inst.mismatch("expects a matrix")))
+            .map(|c| {
+                c.components()
+                    .ok_or_else(|| inst.mismatch("expects a matrix"))
+            })
             .collect::<Result<_, _>>()?;
         let n = cols.len();
         if !(2..=4).contains(&n) || cols.iter().any(|c| c.len() != n) {
@@ -215,7 +226,11 @@ impl<'m> Lowerer<'m> {
                 let rows: Vec<usize> = all.iter().copied().filter(|&x| x != c).collect();
                 let kept: Vec<usize> = all.iter().copied().filter(|&x| x != r).collect();
                 let minor = self.minor(&m, &rows, &kept);
-                let signed = if (r + c) % 2 == 1 { self.p(P::Fneg, &[minor]) } else { minor };
+                let signed = if (r + c) % 2 == 1 {
+                    self.p(P::Fneg, &[minor])
+                } else {
+                    minor
+                };
                 col.push(self.p(P::Fmul, &[signed, inv_det]));
             }
             cols.push(Agg::vector(col));

@@ -51,7 +51,9 @@ impl<'m> Lowerer<'m> {
         if inst.operands.len() != 2 + n {
             return Err(inst.invalid(format!("expects {n} operands")));
         }
-        (0..n).map(|i| self.operand_components(inst, 2 + i)).collect()
+        (0..n)
+            .map(|i| self.operand_components(inst, 2 + i))
+            .collect()
     }
 
     /// Applies `f` component-wise to `n` operands of the same size (a scalar operand is used for
@@ -69,7 +71,10 @@ impl<'m> Lowerer<'m> {
         }
         let mut out = Vec::with_capacity(width);
         for c in 0..width {
-            let xs: SmallVec<[Value; 4]> = args.iter().map(|a| if a.len() == 1 { a[0] } else { a[c] }).collect();
+            let xs: SmallVec<[Value; 4]> = args
+                .iter()
+                .map(|a| if a.len() == 1 { a[0] } else { a[c] })
+                .collect();
             out.push(f(self, &xs)?);
         }
         self.bind_components(inst, &out)
@@ -120,11 +125,19 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Runs `f` on the operands widened to f32 and narrows the result back to `ty`.
-    pub(crate) fn in_f32(&mut self, ty: Type, xs: &[Value], f: &impl Fn(&mut Self, &[Value]) -> Value) -> Value {
+    pub(crate) fn in_f32(
+        &mut self,
+        ty: Type,
+        xs: &[Value],
+        f: &impl Fn(&mut Self, &[Value]) -> Value,
+    ) -> Value {
         if ty == Type::F32 {
             return f(self, xs);
         }
-        let wide: Vec<Value> = xs.iter().map(|&x| self.convert(PureOp::Fcvt, x, Type::F32)).collect();
+        let wide: Vec<Value> = xs
+            .iter()
+            .map(|&x| self.convert(PureOp::Fcvt, x, Type::F32))
+            .collect();
         let r = f(self, &wide);
         self.convert(PureOp::Fcvt, r, ty)
     }
@@ -220,7 +233,11 @@ impl<'m> Lowerer<'m> {
                 Ok(s.p(P::Fmin, &[lo, xs[2]]))
             }),
             G::UClamp | G::SClamp => {
-                let (max, min) = if op == G::UClamp { (P::Umax, P::Umin) } else { (P::Smax, P::Smin) };
+                let (max, min) = if op == G::UClamp {
+                    (P::Umax, P::Umin)
+                } else {
+                    (P::Smax, P::Smin)
+                };
                 self.glsl_map(inst, 3, |s, xs| {
                     s.int_args(inst, xs)?;
                     let lo = s.p(max, &[xs[0], xs[1]]);
@@ -259,9 +276,11 @@ impl<'m> Lowerer<'m> {
             G::Fma => self.float_op(inst, 3, P::Fma),
             G::Frexp | G::FrexpStruct => self.frexp(inst, op == G::FrexpStruct),
             G::Ldexp => self.ldexp(inst),
-            G::PackSnorm4x8 | G::PackUnorm4x8 | G::PackSnorm2x16 | G::PackUnorm2x16 | G::PackHalf2x16 => {
-                self.pack(inst, op)
-            }
+            G::PackSnorm4x8
+            | G::PackUnorm4x8
+            | G::PackSnorm2x16
+            | G::PackUnorm2x16
+            | G::PackHalf2x16 => self.pack(inst, op),
             G::UnpackSnorm4x8
             | G::UnpackUnorm4x8
             | G::UnpackSnorm2x16
@@ -303,7 +322,13 @@ impl<'m> Lowerer<'m> {
             wholes.push(whole);
         }
         let vector = x.len() > 1;
-        let wrap = |v: Vec<Value>| if vector { Agg::vector(v) } else { Agg::Scalar(v[0]) };
+        let wrap = |v: Vec<Value>| {
+            if vector {
+                Agg::vector(v)
+            } else {
+                Agg::Scalar(v[0])
+            }
+        };
         if as_struct {
             let value = Agg::composite(vec![wrap(fracs), wrap(wholes)]);
             return self.bind_checked(inst, value);
@@ -319,7 +344,11 @@ impl<'m> Lowerer<'m> {
     /// A zero carrying the sign of `x`.
     pub(crate) fn sign_of(&mut self, x: Value) -> Value {
         let ty = self.ty(x);
-        let int = if ty == Type::F16 { Type::I16 } else { Type::I32 };
+        let int = if ty == Type::F16 {
+            Type::I16
+        } else {
+            Type::I32
+        };
         let bits = self.convert(PureOp::Bitcast, x, int);
         let mask = self.iconst(int, 1i64 << (ty.bits() - 1));
         let sign = self.p(PureOp::And, &[bits, mask]);
@@ -349,8 +378,16 @@ impl<'m> Lowerer<'m> {
             let ty = self.float_args(inst, &[v])?;
             let mut terms = Vec::new();
             for (axis, &o) in [Axis::X, Axis::Y].into_iter().zip(&off) {
-                let d = self.effect(EffectOp::Derivative(axis, DerivPrecision::Fine), &[v], &[ty])[0];
-                let o = if self.ty(o) == ty { o } else { self.convert(PureOp::Fcvt, o, ty) };
+                let d = self.effect(
+                    EffectOp::Derivative(axis, DerivPrecision::Fine),
+                    &[v],
+                    &[ty],
+                )[0];
+                let o = if self.ty(o) == ty {
+                    o
+                } else {
+                    self.convert(PureOp::Fcvt, o, ty)
+                };
                 terms.push(self.p(PureOp::Fmul, &[d, o]));
             }
             let a = self.p(PureOp::Fadd, &[v, terms[0]]);

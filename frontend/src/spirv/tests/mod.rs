@@ -1,1 +1,4 @@
-//! Unit tests of the SPIR-V front end.
+//! Unit tests of the SPIR-V front end on modules built with `rspirv::dr::Builder`.
+
+mod kernel;
+mod lowering;

@@ -9,7 +9,7 @@ use crate::tgsi::opcode::Opcode;
 use agxc_egraph::ir::Type;
 
 /// How an opcode's destination is typed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// 32-bit float.
     Float,

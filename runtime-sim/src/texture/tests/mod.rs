@@ -1,5 +1,6 @@
-//! Texture unit tests. Expected values are worked out by hand from `briefs/texture-semantics.md`
-//! or with f64 arithmetic written in the test; each assertion states its tolerance.
+//! Texture unit tests. Expected values are worked out by hand from the texture semantics (the
+//! numbered rules in the IR interpreter's module docs, after the Vulkan specification) or with
+//! f64 arithmetic written in the test; each assertion states its tolerance.
 
 mod cube;
 mod encoding;
