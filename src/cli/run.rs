@@ -1,0 +1,275 @@
+//! The subcommands: `compile`, `run`, `disasm`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use agxc::backend_agx::sim::{self, SimError};
+use agxc::egraph::interp::Resources;
+use agxc::egraph::ir::{Binding, Stage};
+use agxc::{compile, Compiled, OptLevel, Options, SourceKind};
+
+use super::resources::{self, ResourceError};
+use super::{CompileArgs, Emit, RunArgs, ShaderArgs};
+
+/// A failed command: printed as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Compiling failed.
+    #[error("{path}: {source}")]
+    Compile {
+        /// The shader.
+        path: PathBuf,
+        /// Why.
+        source: agxc::Error,
+    },
+    /// A resource argument was wrong.
+    #[error(transparent)]
+    Resource(#[from] ResourceError),
+    /// The simulator reported an error.
+    #[error("simulation failed: {0}")]
+    Sim(#[from] SimError),
+    /// The arguments do not fit the shader.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing output failed.
+    #[error("writing output: {0}")]
+    Io(#[from] std::io::Error),
+    /// A binary does not decode.
+    #[error("{path}: {reason}")]
+    Decode {
+        /// The binary.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| {
+        CliError::Resource(ResourceError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })
+    })
+}
+
+fn options(shader: &ShaderArgs, kind: Option<SourceKind>, push: bool) -> Options {
+    Options {
+        entry: shader.entry.clone(),
+        opt_level: if shader.opt == "0" {
+            OptLevel::O0
+        } else {
+            OptLevel::O2
+        },
+        tgsi_const0_push: push && kind == Some(SourceKind::Tgsi),
+        ..Options::default()
+    }
+}
+
+fn compile_file(
+    shader: &ShaderArgs,
+    mut opts: Options,
+    emit: Option<Emit>,
+) -> Result<Compiled, CliError> {
+    let source = read(&shader.shader)?;
+    opts.dumps.egraph_dot = emit == Some(Emit::EgraphDot);
+    opts.dumps.egraph_svg = emit == Some(Emit::EgraphSvg);
+    compile(&source, &opts).map_err(|source| CliError::Compile {
+        path: shader.shader.clone(),
+        source,
+    })
+}
+
+/// `agxc compile`.
+pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
+    let kind = SourceKind::detect(&read(&args.shader.shader)?);
+    let compiled = compile_file(
+        &args.shader,
+        options(&args.shader, kind, false),
+        Some(args.emit),
+    )?;
+    let not_optimized = || CliError::Usage("-O0 does not optimize: use --emit ir".into());
+    let bytes: Vec<u8> = match args.emit {
+        Emit::Bin => compiled.binary.code.clone(),
+        Emit::Asm => compiled.binary.disassembly.clone().into_bytes(),
+        Emit::Ir => compiled.ir.to_string().into_bytes(),
+        Emit::IrOpt => compiled
+            .ir_opt
+            .as_ref()
+            .ok_or_else(not_optimized)?
+            .to_string()
+            .into_bytes(),
+        Emit::EgraphDot => compiled
+            .egraph_dot
+            .clone()
+            .ok_or_else(not_optimized)?
+            .into_bytes(),
+        Emit::EgraphSvg => match compiled.egraph_svg.clone().ok_or_else(not_optimized)? {
+            Ok(svg) => svg.into_bytes(),
+            Err(e) => return Err(CliError::Usage(format!("no SVG: {e}"))),
+        },
+        Emit::Report => report(&compiled).into_bytes(),
+    };
+    match &args.output {
+        Some(path) => resources::write(path, &bytes)?,
+        None => std::io::stdout().write_all(&bytes)?,
+    }
+    Ok(())
+}
+
+/// The `--emit report` text.
+fn report(c: &Compiled) -> String {
+    let mut out = format!(
+        "source: {}\nIR instructions: {}",
+        c.source_kind,
+        c.ir.inst_count()
+    );
+    if let Some(opt) = &c.ir_opt {
+        out += &format!(" -> {} after optimization\n", opt.inst_count());
+    } else {
+        out += "\n";
+    }
+    out += &c.binary.report();
+    out += "\n";
+    if let Some(r) = &c.opt_report {
+        out += &format!("{r}");
+    }
+    out
+}
+
+/// `agxc run`.
+pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
+    let kind = SourceKind::detect(&read(&args.shader.shader)?);
+    let compiled = compile_file(
+        &args.shader,
+        options(&args.shader, kind, args.push.is_some()),
+        None,
+    )?;
+    let func = compiled.ir_opt.as_ref().unwrap_or(&compiled.ir);
+    let mut res = resources::build(args, func)?;
+    let stats = match compiled.binary.metadata.stage {
+        Stage::Compute => {
+            let groups = args.groups.unwrap_or([1, 1, 1]);
+            let stats = sim::run_compute(&compiled.binary, &mut res, groups)?;
+            print_buffers(&res);
+            stats
+        }
+        Stage::Fragment => {
+            let size = args
+                .size
+                .ok_or_else(|| CliError::Usage("a fragment shader needs --size WxH".into()))?;
+            let grid = resources::grid(args, size)?;
+            let result = sim::run_fragment(&compiled.binary, &mut res, &grid)?;
+            let target0 = result.targets.get(&0).cloned().unwrap_or_default();
+            println!(
+                "render target 0: {}x{} pixels, checksum {:08x}",
+                size[0],
+                size[1],
+                checksum(target0.iter().flatten())
+            );
+            for (i, px) in target0.iter().take(4).enumerate() {
+                println!("  pixel ({}, {}) = {:?}", i as u32 % size[0], i as u32 / size[0], px);
+            }
+            if let Some(path) = &args.image {
+                let bytes: Vec<u8> = target0.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+                resources::write(path, &bytes)?;
+            }
+            print_buffers(&res);
+            result.stats
+        }
+        Stage::Vertex => {
+            return Err(CliError::Usage(
+                "`agxc run` shades compute and fragment shaders; vertex shaders run through the library".into(),
+            ))
+        }
+    };
+    for &(b, ref path) in &args.outs {
+        let binding = Binding::new(b.set, b.binding);
+        let data = res.buffer_data(binding).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--out {}.{}: no buffer bound there",
+                b.set, b.binding
+            ))
+        })?;
+        resources::write(path, data)?;
+    }
+    if args.stats {
+        print_stats(&stats);
+    }
+    Ok(())
+}
+
+fn print_stats(stats: &agxc::runtime_sim::stats::Stats) {
+    println!("simulator statistics:");
+    println!("  SIMD-groups: {}", stats.simd_groups);
+    println!(
+        "  instructions: {} ({} thread-instructions)",
+        stats.instructions, stats.thread_instructions
+    );
+    for (class, n) in stats.classes() {
+        println!("    {class:?}: {n}");
+    }
+    let max = stats.cycles.iter().max().copied().unwrap_or(0);
+    println!("  cycles per SIMD-group (timing model): max {max}");
+    println!(
+        "  register-cache hints executed: {} cache, {} discard",
+        stats.cache_hints, stats.discard_hints
+    );
+    if let Some(occ) = &stats.occupancy {
+        println!(
+            "  occupancy: {} threads per core at {} 16-bit registers",
+            occ.threads_per_core, occ.gpr_halves
+        );
+    }
+}
+
+/// An FNV-1a checksum of float bit patterns, so two runs can be compared at a glance.
+fn checksum<'a>(values: impl Iterator<Item = &'a f32>) -> u32 {
+    values.fold(0x811c_9dc5u32, |h, v| {
+        v.to_bits()
+            .to_le_bytes()
+            .iter()
+            .fold(h, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+    })
+}
+
+fn print_buffers(res: &Resources) {
+    for (binding, buf) in res.buffers() {
+        if buf.kind != agxc::egraph::interp::BufferKind::Storage {
+            continue;
+        }
+        let floats: Vec<f32> = buf
+            .data
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        println!(
+            "storage buffer {binding}: {} bytes, checksum {:08x}",
+            buf.data.len(),
+            checksum(floats.iter())
+        );
+        let show = |range: std::ops::Range<usize>| {
+            range
+                .filter_map(|i| floats.get(i).map(|v| format!("[{i}] {v}")))
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        let n = floats.len();
+        println!("  as f32: {}", show(0..4.min(n)));
+        if n > 8 {
+            println!("  ...     {}", show(n - 4..n));
+        }
+    }
+}
+
+/// `agxc disasm`.
+pub fn disasm_cmd(path: &Path) -> Result<(), CliError> {
+    let code = read(path)?;
+    let listing = agxc::runtime_sim::disasm::disassemble(&code);
+    std::io::stdout().write_all(listing.as_bytes())?;
+    agxc::runtime_sim::decode::decode_program(&code).map_err(|e| CliError::Decode {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    Ok(())
+}
