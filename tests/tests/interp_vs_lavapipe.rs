@@ -4,19 +4,43 @@
 //! No GPU or driver is needed: the recordings in `tests/corpus/spirv/*/expected/` are the
 //! oracle (`lavapipe_recheck` keeps them honest where lavapipe is installed). The test prints a
 //! table with one line per case and the summary `interp vs lavapipe: N passed, M failed`, and
-//! passes only if every case passes except those in [`KNOWN_DIFFERENCES`]. Run a subset with
-//! `AGXC_CASES=case1,case2`.
+//! passes only if every case passes or fails within its entry in [`KNOWN_DIFFERENCES`].
+//!
+//! Debugging: `AGXC_CASES=case1,case2` runs some cases; `AGXC_CORPUS_DUMP=dir` writes each
+//! case's lifted IR and outputs to `dir/spirv/<case>/`; `AGXC_CORPUS_DIR=dir` runs a scratch
+//! corpus instead (recorded with `record-lavapipe --corpus dir`).
 
 use std::io::Write;
 
-use agxc_tests::run::{run_corpus, Interpreter, KnownDifference, Language, Table, CASES_ENV};
+use agxc_tests::run::{
+    run_corpus, Allowance, CorpusOptions, Interpreter, KnownDifference, Language, Table,
+};
 
-/// Cases allowed to fail, each with the reason. An entry is either an oracle behaviour no
-/// tolerance can express (a rounding difference gets a tolerance in the case, with its
-/// reason, instead) or a bug reported to the owner of the front end or interpreter, named
-/// here until it is fixed. An entry for a case that passes fails the test, so the list
-/// cannot go stale.
-const KNOWN_DIFFERENCES: &[KnownDifference] = &[];
+/// Cases allowed to fail, each with its reason and bound. An entry is an oracle behaviour no
+/// tolerance can express (a rounding difference gets a tolerance in the case, with its reason,
+/// instead), a corpus defect reported to the corpus's owner, or a front-end or interpreter bug
+/// reported to its owner; it goes when the cause is fixed. An entry for a case that passes
+/// fails the test, so the list cannot go stale.
+const KNOWN_DIFFERENCES: &[KnownDifference] = &[
+    KnownDifference {
+        case: "sw_raytracing",
+        // One pixel (x=3, y=5), channels r, g and b.
+        allowance: Allowance::Elements(3),
+        reason: "numerics: that pixel's primary ray meets the planes y = -4 and z = -4 exactly on \
+                 their common edge (t = 11.6833214 for both in exact arithmetic); which plane wins \
+                 `t < resT` depends on the last bit of normalize() (x / |x| gives equal f32 t, \
+                 x * inversesqrt(dot) a smaller t for z = -4). Not a bug on either side; moving \
+                 the camera a little would avoid the tie (reported to the corpus owner)",
+    },
+    KnownDifference {
+        case: "frag_switch_flat",
+        allowance: Allowance::AnyFailure,
+        reason: "interpreter model: the flat uint varying 0xDEADBEEF cannot be supplied, because \
+                 interp::Varying holds f32 values and integer inputs are converted from them \
+                 (exact only up to 2^24, saturating above i32::MAX). Needs integer (or raw-bits) \
+                 varyings in the interpreter's FragmentGrid (reported to the interpreter's owner)",
+    },
+];
 
 /// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
 fn announce(text: &str) {
@@ -25,15 +49,18 @@ fn announce(text: &str) {
 
 #[test]
 fn interpreter_matches_lavapipe_recordings() {
-    let only = std::env::var(CASES_ENV).ok();
-    let run = run_corpus(Language::Spirv, &Interpreter::new(), only.as_deref())
-        .expect("the SPIR-V corpus loads");
+    let run = run_corpus(
+        Language::Spirv,
+        &Interpreter::new(),
+        &CorpusOptions::from_env(),
+    )
+    .expect("the SPIR-V corpus loads");
     assert!(!run.reports.is_empty(), "no SPIR-V corpus case was run");
     announce(&Table(&run.reports).to_string());
     let verdict = run.judge(KNOWN_DIFFERENCES);
     announce(&format!(
-        "interp vs lavapipe: {} passed, {} failed",
-        verdict.passed, verdict.failed
+        "interp vs lavapipe: {} passed, {} failed ({} of them known differences)",
+        verdict.passed, verdict.failed, verdict.allowed
     ));
     assert!(verdict.ok(), "{verdict}");
 }

@@ -29,6 +29,25 @@ _BUILTIN_SLOTS = {
 }
 
 
+# `DCL OUT[i], COLOR[n]`: an output register and its semantic (an absent index means 0).
+_OUT_SEMANTIC = re.compile(r"^DCL OUT\[(?P<index>\d+)\], (?P<name>[A-Z]+)(?:\[(?P<sem>\d+)\])?")
+
+
+def output_registers(tgsi):
+    """`{(semantic name, semantic index): OUT index}` of the TGSI's output declarations.
+
+    NIR's driver_location of a fragment output is not its TGSI register: Mesa 22.3.6 declares
+    `layout(location = 1)` as `DCL OUT[0], COLOR[1]` when it is written first, so outputs are
+    placed by their semantic, which is what the rasterizer routes to a render target.
+    """
+    out = {}
+    for line in tgsi.splitlines():
+        m = _OUT_SEMANTIC.match(line.strip())
+        if m:
+            out[(m["name"], int(m["sem"] or 0))] = int(m["index"])
+    return out
+
+
 def declared(tgsi):
     """`{file: set of first-dimension indices}` of the TGSI's declarations."""
     out = {}
@@ -98,6 +117,7 @@ def derive(dump, program, source, framebuffer_height=0):
                 f"uniform {d['name']} is outside a block; corpus shaders keep data in blocks"
             )
     locations = glsl_locations(source)
+    out_registers = output_registers(dump.tgsi)
     inputs = []
     outputs = []
     for d in decls:
@@ -116,6 +136,8 @@ def derive(dump, program, source, framebuffer_height=0):
             entry["builtin"] = d["name"]
         else:
             raise DumpError(f"{d['name']} uses slot {slot}, which the harness does not map")
+        if direction == "out":
+            entry["index"] = output_register(out_registers, slot, d["name"])
         (inputs if d["mode"] == "shader_in" else outputs).append(entry)
     result = {
         "storage": [{"binding": b, "buffer": k} for k, b in sorted(storage.items())],
@@ -127,6 +149,17 @@ def derive(dump, program, source, framebuffer_height=0):
     }
     check_complete(dump.tgsi, result)
     return result
+
+
+def output_register(out_registers, slot, name):
+    """The OUT register of the fragment output in NIR slot `slot` (FRAG_RESULT_DATAn is
+    `COLOR[n]`, FRAG_RESULT_DEPTH is `POSITION`)."""
+    data = _DATA_SLOT.match(slot)
+    semantic = ("COLOR", int(data.group(1))) if data else (_BUILTIN_SLOTS.get(slot), 0)
+    index = out_registers.get(semantic)
+    if index is None:
+        raise DumpError(f"output {name} ({slot}) has no `DCL OUT[i], {semantic[0]}[{semantic[1]}]`")
+    return index
 
 
 def check_complete(tgsi, bindings):

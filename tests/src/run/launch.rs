@@ -134,13 +134,12 @@ impl Launch {
             .zip(&inputs.textures)
             .map(|(t, data)| {
                 let binding = Binding::new(t.set, t.binding);
-                let texture = interp_texture(t, data.clone()).map_err(|source| {
-                    RunError::Texture {
+                let texture =
+                    interp_texture(t, data.clone()).map_err(|source| RunError::Texture {
                         case: case.name.clone(),
                         binding,
                         source,
-                    }
-                })?;
+                    })?;
                 Ok(BoundTexture {
                     binding,
                     texture,
@@ -244,7 +243,10 @@ fn interp_varying(
                 if f.is_nan() && word & 0x0040_0000 == 0 {
                     return Err(bad(
                         c,
-                        format!("bits 0x{word:08x} are a signalling NaN, which the f32 varying model quiets"),
+                        format!(
+                            "bits 0x{word:08x} are a signalling NaN, which the f32 varying \
+                             model quiets"
+                        ),
                     ));
                 }
                 f
@@ -252,4 +254,145 @@ fn interp_varying(
         };
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Manifest;
+
+    fn case(toml_text: &str) -> Case {
+        let manifest: Manifest = toml::from_str(toml_text).expect("test manifest parses");
+        let case = Case {
+            name: "t".into(),
+            dir: ".".into(),
+            manifest,
+        };
+        case.validate().expect("test manifest is valid");
+        case
+    }
+
+    const FRAG: &str = r#"
+        source = "agxc original"
+        licence = "MIT"
+        stage = "fragment"
+        size = [4, 2]
+        clear = [0.5, 0.0, 0.0, 1.0]
+        [[target]]
+        location = 0
+        [[varying]]
+        location = 0
+        components = 2
+        base = [0.25, -1.0]
+        ddx = [0.5, 0.0]
+        ddy = [0.0, 0.125]
+        [[varying]]
+        location = 1
+        components = 2
+        type = "i32"
+        flat = true
+        base = [-3.0, 7.0]
+        [[varying]]
+        location = 2
+        components = 1
+        base = [2.0]
+        ddx = [1.0]
+        flat = true
+    "#;
+
+    fn grid(launch: &Launch) -> &FragmentGrid {
+        match &launch.stage {
+            LaunchStage::Fragment(g) => g,
+            LaunchStage::Compute { .. } => panic!("a fragment case launches a grid"),
+        }
+    }
+
+    #[test]
+    fn fragment_grid_follows_the_manifest() {
+        let c = case(FRAG);
+        let launch = Launch::new(&c, &c.inputs(), Conventions::SPIRV_LAVAPIPE).expect("fits");
+        let g = grid(&launch);
+        assert_eq!((g.width, g.height, g.clear), (4, 2, [0.5, 0.0, 0.0, 1.0]));
+        assert_eq!(g.depth, 0.0);
+        let v = g.varyings[&0];
+        assert_eq!(v.base, [0.25, -1.0, 0.0, 0.0]);
+        // The affine model at pixel (1, 1): 0.25 + 0.5 * 1.5 and -1 + 0.125 * 1.5.
+        assert_eq!((v.at(0, 1, 1), v.at(1, 1, 1)), (1.0, -0.8125));
+        // Integer values as numbers (the IR input is an integer).
+        assert_eq!(g.varyings[&1].base[..2], [-3.0, 7.0]);
+        // A flat varying has no slope, whatever the manifest says about ddx.
+        assert_eq!(g.varyings[&2].ddx, [0.0; 4]);
+        assert_eq!(launch.outputs.len(), 1);
+    }
+
+    #[test]
+    fn tgsi_integer_varyings_are_bits() {
+        let c = case(FRAG);
+        let launch = Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).expect("fits");
+        let g = grid(&launch);
+        assert_eq!(g.depth, 0.5);
+        let bits = g.varyings[&1].base.map(f32::to_bits);
+        assert_eq!(bits[..2], [(-3i32) as u32, 7]);
+    }
+
+    #[test]
+    fn unrepresentable_integer_varyings_are_errors() {
+        let big = FRAG.replace("base = [-3.0, 7.0]", "base = [-3.0, 16777217.0]");
+        let c = case(&big);
+        let e = Launch::new(&c, &c.inputs(), Conventions::SPIRV_LAVAPIPE)
+            .expect_err("2^24 + 1 has no f32");
+        assert!(
+            matches!(
+                e,
+                RunError::Varying {
+                    location: 1,
+                    component: 1,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // As bits it is fine: 0x01000001 is a small positive float.
+        assert!(Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).is_ok());
+        // 0x7f800001 is a signalling NaN, which f32 -> f64 -> f32 would quiet.
+        let snan = FRAG.replace("base = [-3.0, 7.0]", "base = [-3.0, 2139095041.0]");
+        let c = case(&snan);
+        assert!(Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).is_err());
+    }
+
+    #[test]
+    fn compute_resources_keep_their_bindings() {
+        let c = case(
+            r#"
+            source = "agxc original"
+            licence = "MIT"
+            stage = "compute"
+            groups = [3, 1, 1]
+            [[buffer]]
+            set = 1
+            binding = 4
+            kind = "uniform"
+            size = 8
+            init = { u32_list = [1, 2] }
+            [[buffer]]
+            set = 0
+            binding = 0
+            kind = "storage"
+            size = 4
+            output = true
+            [push]
+            size = 4
+            init = { f32_list = [1.5] }
+            "#,
+        );
+        let mut launch = Launch::new(&c, &c.inputs(), Conventions::SPIRV_LAVAPIPE).expect("fits");
+        assert_eq!(launch.stage, LaunchStage::Compute { groups: [3, 1, 1] });
+        assert_eq!(launch.buffers[0].binding, Binding::new(1, 4));
+        assert_eq!(launch.buffers[0].kind, BufferKind::Uniform);
+        assert_eq!(launch.buffers[0].data, [1, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(launch.buffers[1].kind, BufferKind::Storage);
+        assert_eq!(launch.push, 1.5f32.to_le_bytes());
+        assert!(launch.add_uniform(Binding::new(1, 4), vec![0; 4]).is_err());
+        assert!(launch.add_uniform(Binding::new(2, 0), vec![0; 4]).is_ok());
+    }
 }

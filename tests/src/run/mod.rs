@@ -5,9 +5,9 @@
 //! and softpipe computed. This module closes the loop for agxc:
 //!
 //! ```text
-//! Case ─ prepare (lift + verify: agxc_frontend::{spirv, tgsi}) ─► Function ─┐
-//!      ─ Case::inputs ─► Launch (resources in the IR's binding model) ──────┴─► Executor ─► Outputs
-//!                                                            compare_outputs(expected/) ─► CaseReport
+//! Case ─ prepare: lift + verify (agxc_frontend::{spirv, tgsi}) ─► Function ─┐
+//!      ─ Case::inputs ─► Launch (IR binding model) ────────────────────────┴─► Executor
+//!   Executor ─► Outputs ─ compare_outputs with expected/ ─► CaseReport
 //! ```
 //!
 //! - [`Launch`]: the case's buffers, push constants, textures with their samplers, varyings
@@ -21,24 +21,30 @@
 //! - TGSI cases are lifted with options built from their `tgsi.toml` ([`TgsiInterface`]) so
 //!   that TGSI registers land on the manifest's GLSL bindings; the module docs of `tgsi.rs`
 //!   say how `CONST`, `BUFFER`, `SAMP`, `IN` and `OUT` map.
-//! - [`run_case`] does one case end to end and returns a [`CaseReport`]; [`judge`] checks a
-//!   corpus run against an allow-list of [`KnownDifference`]s; [`Table`] prints the reports.
+//! - [`run_case`] does one case end to end and returns a [`CaseReport`]; [`run_corpus`] runs
+//!   a corpus (filtered, dumped or redirected through [`CorpusOptions::from_env`]); [`judge`]
+//!   checks a run against an allow-list of [`KnownDifference`]s; [`Table`] prints the reports.
+//! - [`G13`]: the backend plus simulator as an executor, at -O0 or -O2; [`run_g13_corpus`]
+//!   compares its runs with both the recordings and the interpreter.
 
+mod corpus_run;
 mod error;
 mod executor;
+mod g13;
 mod launch;
 mod prepare;
 mod report;
 mod texture;
 mod tgsi;
+mod verdict;
 
+pub use corpus_run::{run_corpus, CorpusOptions, CorpusRun, CASES_ENV, CORPUS_ENV, DUMP_ENV};
 pub use error::RunError;
 pub use executor::{Executor, Interpreter};
+pub use g13::{run_g13_corpus, G13Error, G13LevelRun, OptLevel, G13};
 pub use launch::{BoundBuffer, BoundTexture, Conventions, IntegerVaryings, Launch, LaunchStage};
 pub use prepare::{prepare, Language, Prepared};
-pub use report::{
-    judge, run_case, run_corpus, CaseReport, CorpusRun, KnownDifference, Outcome, Table, Verdict,
-    CASES_ENV,
-};
+pub use report::{run_case, CaseReport, Outcome, Table};
 pub use texture::{interp_sampler, interp_texture};
 pub use tgsi::TgsiInterface;
+pub use verdict::{judge, Allowance, KnownDifference, Verdict};

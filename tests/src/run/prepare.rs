@@ -31,6 +31,14 @@ impl Language {
         }
     }
 
+    /// The corpus's name (`spirv`, `tgsi`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Spirv => "spirv",
+            Language::Tgsi => "tgsi",
+        }
+    }
+
     /// The oracle that recorded the expected outputs.
     pub fn oracle(self) -> &'static str {
         match self {
@@ -76,12 +84,11 @@ pub fn prepare(case: &Case, language: Language) -> Result<Prepared, RunError> {
             })?;
             let map = TgsiBindings::load(&case.dir)?;
             let interface = TgsiInterface::new(case, &map)?;
-            let func = tgsi::lift(&text, &interface.options).map_err(|source| {
-                RunError::TgsiLift {
+            let func =
+                tgsi::lift(&text, &interface.options).map_err(|source| RunError::TgsiLift {
                     case: case.name.clone(),
                     source: Box::new(source),
-                }
-            })?;
+                })?;
             let mut launch = Launch::new(case, &inputs, Conventions::TGSI_SOFTPIPE)?;
             for (binding, data) in interface.state_buffers {
                 launch.add_uniform(binding, data)?;

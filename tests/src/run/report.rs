@@ -1,13 +1,15 @@
-//! Running cases and judging the results: one [`CaseReport`] per case, a table of them, and
-//! the verdict against an explicit allow-list of known differences.
+//! Running one case end to end ([`run_case`]: lift, verify, execute, compare) and reporting
+//! it: a [`CaseReport`] per case and a [`Table`] of them for test logs.
 
 use std::fmt;
+use std::fs;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::error::RunError;
 use super::executor::Executor;
 use super::prepare::{prepare, Language};
-use crate::corpus::{compare_outputs, load_corpus, Case, CorpusError, Mismatch, Stage};
+use crate::corpus::{compare_outputs, Case, Mismatch, Stage};
 
 /// How one case ended.
 #[derive(Debug)]
@@ -64,10 +66,17 @@ impl CaseReport {
     }
 }
 
-/// Lifts `case`, runs it on `executor` and compares with the recorded outputs.
-pub fn run_case(case: &Case, language: Language, executor: &dyn Executor) -> CaseReport {
+/// Lifts `case`, runs it on `executor` and compares with the recorded outputs. With `dump`,
+/// the lifted IR (`ir.txt`) and the produced outputs (named like `expected/`'s files) are
+/// written to `dump/<case>/` for inspection.
+pub fn run_case(
+    case: &Case,
+    language: Language,
+    executor: &dyn Executor,
+    dump: Option<&Path>,
+) -> CaseReport {
     let start = Instant::now();
-    let outcome = match attempt(case, language, executor) {
+    let outcome = match attempt(case, language, executor, dump) {
         Ok(mismatches) if mismatches.is_empty() => Outcome::Passed,
         Ok(mismatches) => Outcome::Mismatched(mismatches),
         Err(e) => Outcome::Failed(e),
@@ -84,10 +93,20 @@ fn attempt(
     case: &Case,
     language: Language,
     executor: &dyn Executor,
+    dump: Option<&Path>,
 ) -> Result<Vec<Mismatch>, RunError> {
     let expected = case.read_expected()?;
     let prepared = prepare(case, language)?;
+    let dir = dump.map(|d| d.join(&case.name));
+    if let Some(dir) = &dir {
+        write_file(&dir.join("ir.txt"), prepared.func.to_string().as_bytes())?;
+    }
     let actual = executor.execute(&prepared.func, &prepared.launch)?;
+    if let Some(dir) = &dir {
+        for (key, bytes) in &actual.entries {
+            write_file(&dir.join(key.file_name()), bytes)?;
+        }
+    }
     Ok(compare_outputs(
         &case.name,
         &prepared.launch.outputs,
@@ -96,45 +115,15 @@ fn attempt(
     ))
 }
 
-/// The environment variable that restricts a corpus run to some cases: comma-separated case
-/// names (`AGXC_CASES=sw_pbr,frag_mrt`).
-pub const CASES_ENV: &str = "AGXC_CASES";
-
-/// The reports of a corpus run and the names of every case in the corpus.
-#[derive(Debug)]
-pub struct CorpusRun {
-    /// One report per case run, in name order.
-    pub reports: Vec<CaseReport>,
-    /// Every case of the corpus, run or not.
-    pub corpus: Vec<String>,
-}
-
-impl CorpusRun {
-    /// Judges the run against an allow-list (see [`judge`]).
-    pub fn judge(&self, known: &[KnownDifference]) -> Verdict<'_> {
-        let names: Vec<&str> = self.corpus.iter().map(String::as_str).collect();
-        judge(&self.reports, known, &names)
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+    let io = |source| RunError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(io)?;
     }
-}
-
-/// Runs every case of `language`'s corpus on `executor`, or only those named in `only`
-/// (comma-separated; see [`CASES_ENV`]).
-pub fn run_corpus(
-    language: Language,
-    executor: &dyn Executor,
-    only: Option<&str>,
-) -> Result<CorpusRun, CorpusError> {
-    let cases = load_corpus(&language.corpus_dir())?;
-    let wanted: Option<Vec<&str>> = only.map(|s| s.split(',').map(str::trim).collect());
-    let reports = cases
-        .iter()
-        .filter(|c| wanted.as_ref().is_none_or(|w| w.contains(&c.name.as_str())))
-        .map(|c| run_case(c, language, executor))
-        .collect();
-    Ok(CorpusRun {
-        reports,
-        corpus: cases.into_iter().map(|c| c.name).collect(),
-    })
+    fs::write(path, bytes).map_err(io)
 }
 
 /// A table of reports, one line per case (the first line of the detail, cut to fit), for
@@ -144,8 +133,18 @@ pub struct Table<'a>(pub &'a [CaseReport]);
 impl fmt::Display for Table<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const DETAIL: usize = 160;
-        let width = self.0.iter().map(|r| r.case.len()).max().unwrap_or(4).max(4);
-        writeln!(f, "{:width$}  {:8}  {:8}  {:>7}  detail", "case", "stage", "status", "secs")?;
+        let width = self
+            .0
+            .iter()
+            .map(|r| r.case.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        writeln!(
+            f,
+            "{:width$}  {:8}  {:8}  {:>7}  detail",
+            "case", "stage", "status", "secs"
+        )?;
         for r in self.0 {
             let detail = r.detail();
             let first = detail.lines().next().unwrap_or("");
@@ -164,150 +163,38 @@ impl fmt::Display for Table<'_> {
     }
 }
 
-/// A case allowed to fail, with the reason (a known oracle behaviour or a reported bug).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KnownDifference {
-    /// The case.
-    pub case: &'static str,
-    /// Why it is allowed to fail, and where the fix is tracked.
-    pub reason: &'static str,
-}
-
-/// The judgement of a corpus run against its allow-list.
-#[derive(Debug, Default)]
-pub struct Verdict<'a> {
-    /// Failing cases that are not on the allow-list.
-    pub unexpected: Vec<&'a CaseReport>,
-    /// Allow-listed cases that now pass: the entry must go.
-    pub stale: Vec<KnownDifference>,
-    /// Allow-list entries naming no case of the corpus.
-    pub unknown: Vec<KnownDifference>,
-    /// Cases that passed.
-    pub passed: usize,
-    /// Cases that failed (allow-listed or not).
-    pub failed: usize,
-}
-
-impl Verdict<'_> {
-    /// Whether the run is acceptable: no unexpected failure and an allow-list that is exactly
-    /// the set of failing cases it names.
-    pub fn ok(&self) -> bool {
-        self.unexpected.is_empty() && self.stale.is_empty() && self.unknown.is_empty()
-    }
-}
-
-/// Judges `reports` against `known`. `corpus` names every case of the corpus, so that an entry
-/// for a case left out of this run (a filtered run) is neither stale nor unknown.
-pub fn judge<'a>(
-    reports: &'a [CaseReport],
-    known: &[KnownDifference],
-    corpus: &[&str],
-) -> Verdict<'a> {
-    let mut v = Verdict::default();
-    for r in reports {
-        let listed = known.iter().find(|k| k.case == r.case);
-        if r.passed() {
-            v.passed += 1;
-            v.stale.extend(listed.copied());
-        } else {
-            v.failed += 1;
-            if listed.is_none() {
-                v.unexpected.push(r);
-            }
-        }
-    }
-    v.unknown = known
-        .iter()
-        .filter(|k| !corpus.contains(&k.case))
-        .copied()
-        .collect();
-    v
-}
-
-impl fmt::Display for Verdict<'_> {
-    /// Everything that makes the run unacceptable, one item per paragraph.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in &self.unexpected {
-            writeln!(f, "FAILED {} ({}):\n{}\n", r.case, r.status(), r.detail())?;
-        }
-        for k in &self.stale {
-            writeln!(
-                f,
-                "STALE allow-list entry: `{}` passes now; remove it ({})",
-                k.case, k.reason
-            )?;
-        }
-        for k in &self.unknown {
-            writeln!(f, "UNKNOWN allow-list entry: no case `{}`", k.case)?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn report(case: &str, passed: bool) -> CaseReport {
-        CaseReport {
-            case: case.into(),
-            stage: Stage::Compute,
-            outcome: if passed {
-                Outcome::Passed
-            } else {
-                Outcome::Mismatched(Vec::new())
-            },
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    const KNOWN: [KnownDifference; 3] = [
-        KnownDifference {
-            case: "b",
-            reason: "known",
-        },
-        KnownDifference {
-            case: "c",
-            reason: "fixed since",
-        },
-        KnownDifference {
-            case: "gone",
-            reason: "renamed",
-        },
-    ];
-
     #[test]
-    fn verdict_separates_unexpected_stale_and_unknown() {
+    fn table_has_one_line_per_case_with_status_and_first_detail_line() {
         let reports = [
-            report("a", false),
-            report("b", false),
-            report("c", true),
-            report("d", true),
+            CaseReport {
+                case: "short".into(),
+                stage: Stage::Compute,
+                outcome: Outcome::Passed,
+                elapsed: Duration::from_millis(1500),
+            },
+            CaseReport {
+                case: "a_longer_name".into(),
+                stage: Stage::Fragment,
+                outcome: Outcome::Failed(RunError::Interface {
+                    case: "a_longer_name".into(),
+                    what: "first\nsecond".into(),
+                }),
+                elapsed: Duration::ZERO,
+            },
         ];
-        let v = judge(&reports, &KNOWN, &["a", "b", "c", "d"]);
-        assert_eq!((v.passed, v.failed), (2, 2));
-        assert_eq!(
-            v.unexpected.iter().map(|r| r.case.as_str()).collect::<Vec<_>>(),
-            ["a"]
+        let text = Table(&reports).to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(
+            lines[1].starts_with("short          compute   pass"),
+            "{text}"
         );
-        assert_eq!(v.stale, [KNOWN[1]]);
-        assert_eq!(v.unknown, [KNOWN[2]]);
-        assert!(!v.ok());
-        let text = v.to_string();
-        assert!(text.contains("FAILED a (mismatch)"), "{text}");
-        assert!(text.contains("STALE") && text.contains("`c`"), "{text}");
-        assert!(text.contains("no case `gone`"), "{text}");
-    }
-
-    #[test]
-    fn allow_listed_failures_alone_are_acceptable() {
-        let reports = [report("a", true), report("b", false)];
-        let v = judge(&reports, &KNOWN[..1], &["a", "b"]);
-        assert!(v.ok(), "{v}");
-        // A filtered run: `c` exists but was not run, so its entry is not judged.
-        let v = judge(&reports, &KNOWN[..2], &["a", "b", "c"]);
-        assert!(v.ok(), "{v}");
-        let table = Table(&reports).to_string();
-        assert!(table.contains("b ") && table.contains("mismatch"), "{table}");
+        assert!(lines[1].contains("1.50"), "{text}");
+        assert!(lines[2].contains("fragment  inputs"), "{text}");
+        assert!(lines[2].ends_with("tgsi.toml: first ..."), "{text}");
     }
 }

@@ -141,7 +141,10 @@ mod tests {
         let s = interp_sampler(&t);
         assert_eq!((s.min_lod, s.max_lod), (0.0, 0.0));
         assert_eq!(s.wrap, [Wrap::MirroredRepeat; 3]);
-        assert_eq!((s.mag_filter, s.min_filter), (Filter::Linear, Filter::Linear));
+        assert_eq!(
+            (s.mag_filter, s.min_filter),
+            (Filter::Linear, Filter::Linear)
+        );
         t.mip = MipMode::Linear;
         t.format = TexelFormat::D32f;
         t.compare = Some(corpus::CompareOp::GreaterEqual);

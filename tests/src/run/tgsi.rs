@@ -16,10 +16,11 @@
 //! byte `16n` of the block, the same layout), samplers `SAMP[unit]`, and small varyings are
 //! packed into one `IN` register. [`TgsiInterface::new`] inverts that with the recorded map:
 //! `BUFFER[n]`, `CONST[x]` and `SAMP[n]` go to the manifest buffer or texture at the GLSL
-//! binding, each packed `IN` component to its variable's location and component, each `OUT`
-//! to its location. Remapping the lift rather than the resources keeps one binding space for
-//! both front ends, and avoids the clash a default mapping would have (`BUFFER[1]` and
-//! `CONST[1]` would both be binding `(0, 1)`).
+//! binding, each packed `IN` component to its variable's location and component. Outputs keep
+//! the semantic mapping (`COLOR[k]` is target `k`, which is how softpipe binds colour
+//! buffers), so the map's `[[output]]` entries are not used. Remapping the lift rather than the
+//! resources keeps one binding space for both front ends, and avoids the clash a default
+//! mapping would have (`BUFFER[1]` and `CONST[1]` would both be binding `(0, 1)`).
 //!
 //! `CONST[0]` is GL's default uniform block; in this corpus it holds only the constants Mesa
 //! adds itself (`[[state]]`), such as `gl_FbWposYTransform = (1, 0, -1, height)` that
@@ -120,11 +121,10 @@ impl TgsiInterface {
                     .insert((input.index, comp), (location, within));
             }
         }
-        for output in &map.output {
-            if let Some(location) = output.location {
-                options.output_locations.insert(output.index, location);
-            }
-        }
+        // Outputs keep the front end's mapping by semantic (`OUT[i], COLOR[k]` is target k):
+        // softpipe binds colour buffer k to the COLOR[k] output whatever the register's index,
+        // and the recorded `[[output]]` index is not the register's in every case (in
+        // `frag_multiple_targets`, `DCL OUT[0], COLOR[1]` is recorded as OUT[0] at location 0).
         let state_buffers = state_buffers(case, map, &mut options).map_err(bad)?;
         Ok(TgsiInterface {
             options,
@@ -252,8 +252,14 @@ mod tests {
         assert_eq!(o.input_slots.get(&(1, 0)), Some(&(0, 0)));
         assert_eq!(o.input_slots.get(&(1, 1)), Some(&(0, 1)));
         assert_eq!(o.input_slots.get(&(1, 2)), Some(&(1, 0)));
-        assert!(!o.input_slots.contains_key(&(0, 0)), "built-ins keep their semantic");
-        assert_eq!(o.output_locations.get(&0), Some(&3));
+        assert!(
+            !o.input_slots.contains_key(&(0, 0)),
+            "built-ins keep their semantic"
+        );
+        assert!(
+            o.output_locations.is_empty(),
+            "outputs go by COLOR semantic"
+        );
         // CONST[0][1] = (1, 0, -1, 4) in set 1 (the manifest uses set 0), slot 0 zero.
         let state = Binding::new(1, 0);
         assert_eq!(o.const_bindings.get(&0), Some(&state));

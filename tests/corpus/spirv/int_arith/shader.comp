@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // agxc original: signed and unsigned division, remainder and modulo, extended multiply and
 // add-with-carry, min/max/clamp/abs/sign on random integers. Divisors are never zero and
-// INT_MIN / -1 never occurs (both undefined in SPIR-V).
+// INT_MIN / -1 never occurs (both undefined in SPIR-V). `%` gets non-negative operands: GLSL
+// leaves its result undefined when either is negative (|a| <= 2e9, so abs cannot overflow).
 #version 450
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0, std430) readonly buffer In { ivec4 v[]; };
@@ -21,7 +22,7 @@ void main() {
     uint carry, borrow;
     uint sum = uaddCarry(ua, ud, carry);
     uint diff = usubBorrow(ud, ua, borrow);
-    o[i * 4u + 0u] = ivec4(a / d, a % d, int(ua / ud), int(ua % ud));
+    o[i * 4u + 0u] = ivec4(a / d, abs(a) % abs(d), int(ua / ud), int(ua % ud));
     o[i * 4u + 1u] = ivec4(int(hi), int(lo), shi, slo);
     o[i * 4u + 2u] = ivec4(int(sum), int(carry), int(diff), int(borrow));
     o[i * 4u + 3u] = ivec4(min(a, d), max(a, d) + clamp(x.z, -500, 500), abs(a) - sign(d), int(min(ua, ud) ^ max(ua, ud)));

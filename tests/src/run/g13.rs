@@ -1,0 +1,370 @@
+//! The G13 executor: a lifted function compiled by `agxc_backend_agx` (at -O0 as lifted, at -O2
+//! after the e-graph optimizer with the G13 target) and run in the G13 simulator on the same
+//! [`Launch`] as the reference interpreter, so that its outputs compare with the same recordings
+//! and the same tolerances.
+//!
+//! [`run_g13_corpus`] runs a corpus once per case through the interpreter and through [`G13`]
+//! at each requested level, and reports every G13 run twice: against the oracle's recording
+//! and against the interpreter's outputs (the first finds what both of agxc's executors get
+//! wrong, the second pins a backend difference on the backend).
+//!
+//! With [`super::DUMP_ENV`] set, each case's directory under `<dump>/<language>/` receives the
+//! lifted IR, the interpreter's outputs (`interp-*`) and per level the binary's report and
+//! disassembly (`g13-O0.asm`) and its outputs (`g13-O0-*`).
+//!
+//! Every simulator error is a failure of the run: decode and execution errors, the
+//! register-cache hint sanitizer and the wait checks (`agxc_runtime_sim::Error`), so a case
+//! that passes ran clean.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use agxc_backend_agx::sim::{run_compute, run_fragment, SimError};
+use agxc_backend_agx::target::G13Target;
+use agxc_backend_agx::{compile, BackendError, Binary, CompileOptions};
+use agxc_egraph::interp::{BufferKind, Resources};
+use agxc_egraph::ir::{Binding, Function};
+use agxc_egraph::opt::{optimize, OptError, OptOptions};
+
+use super::corpus_run::{CorpusOptions, CorpusRun};
+use super::error::RunError;
+use super::executor::{Executor, Interpreter};
+use super::launch::{Launch, LaunchStage};
+use super::prepare::{prepare, Language};
+use super::report::{CaseReport, Outcome};
+use crate::corpus::{compare_outputs, load_corpus, Case, CorpusError, OutputKey, Outputs};
+
+/// The optimization level a case is compiled at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OptLevel {
+    /// The lifted function as it is.
+    O0,
+    /// The lifted function optimized for the G13 target.
+    O2,
+}
+
+impl OptLevel {
+    /// Both levels, in order.
+    pub const ALL: [OptLevel; 2] = [OptLevel::O0, OptLevel::O2];
+}
+
+impl fmt::Display for OptLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OptLevel::O0 => "-O0",
+            OptLevel::O2 => "-O2",
+        })
+    }
+}
+
+/// Why a G13 run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum G13Error {
+    /// The optimizer rejected the function (-O2 only).
+    #[error("optimizer: {0}")]
+    Optimize(#[from] OptError),
+    /// The backend could not compile it.
+    #[error("backend: {0}")]
+    Compile(#[from] BackendError),
+    /// The simulator stopped: a wrong binary (decode, execution, hint sanitizer, wait check)
+    /// or a resource the run could not bind.
+    #[error("simulator: {0}")]
+    Simulate(#[from] SimError),
+}
+
+/// Compiles for the G13 and runs the simulator.
+#[derive(Debug, Clone)]
+pub struct G13 {
+    /// Whether the function is optimized first.
+    pub level: OptLevel,
+    /// The backend's options.
+    pub compile: CompileOptions,
+    /// The optimizer's options (at -O2).
+    pub opt: OptOptions,
+}
+
+impl G13 {
+    /// The executor at `level` with the backend's and the optimizer's default options.
+    pub fn new(level: OptLevel) -> G13 {
+        G13 {
+            level,
+            compile: CompileOptions::default(),
+            opt: OptOptions::default(),
+        }
+    }
+
+    /// The binary `func` compiles to at this executor's level.
+    pub fn compile(&self, func: &Function) -> Result<Binary, G13Error> {
+        match self.level {
+            OptLevel::O0 => Ok(compile(func, &self.compile)?),
+            OptLevel::O2 => {
+                let optimized = optimize(func, &G13Target::new(), &self.opt)?;
+                Ok(compile(&optimized.func, &self.compile)?)
+            }
+        }
+    }
+
+    fn run(&self, func: &Function, launch: &Launch) -> Result<Outputs, G13Error> {
+        let binary = self.compile(func)?;
+        let mut res = resources(launch);
+        let targets = match &launch.stage {
+            LaunchStage::Compute { groups } => {
+                run_compute(&binary, &mut res, *groups)?;
+                None
+            }
+            LaunchStage::Fragment(grid) => {
+                let out = run_fragment(&binary, &mut res, grid)?;
+                Some((out.targets, grid.width as usize * grid.height as usize, grid.clear))
+            }
+        };
+        let mut outputs = Outputs::default();
+        for spec in &launch.outputs {
+            let bytes = match (spec.key, &targets) {
+                (OutputKey::Buffer { set, binding }, _) => res
+                    .buffer_data(Binding::new(set, binding))
+                    .map(<[u8]>::to_vec),
+                (OutputKey::Target { location }, Some((targets, pixels, clear))) => {
+                    Some(target_bytes(targets.get(&location), *pixels, *clear))
+                }
+                (OutputKey::Target { .. }, None) => None,
+            };
+            if let Some(bytes) = bytes {
+                outputs.insert(spec.key, bytes);
+            }
+        }
+        Ok(outputs)
+    }
+}
+
+impl Executor for G13 {
+    fn name(&self) -> &'static str {
+        match self.level {
+            OptLevel::O0 => "g13 -O0",
+            OptLevel::O2 => "g13 -O2",
+        }
+    }
+
+    fn execute(&self, func: &Function, launch: &Launch) -> Result<Outputs, RunError> {
+        self.run(func, launch).map_err(|e| RunError::Executor {
+            case: launch.case.clone(),
+            executor: self.name(),
+            source: Box::new(e),
+        })
+    }
+}
+
+/// The launch's resources in the interpreter's types, which the simulator runner binds through
+/// the backend's ABI.
+fn resources(launch: &Launch) -> Resources {
+    let mut res = Resources::new();
+    for b in &launch.buffers {
+        match b.kind {
+            BufferKind::Storage => res.bind_storage(b.binding, b.data.clone()),
+            BufferKind::Uniform => res.bind_uniform(b.binding, b.data.clone()),
+        };
+    }
+    res.set_push_constants(launch.push.clone());
+    for t in &launch.textures {
+        res.bind_combined(t.binding, t.texture.clone(), t.sampler);
+    }
+    res
+}
+
+/// A render target as the corpus stores it (RGBA32F rows top to bottom); a location the shader
+/// never writes keeps the clear colour, as with the interpreter.
+fn target_bytes(texels: Option<&Vec<[f32; 4]>>, pixels: usize, clear: [f32; 4]) -> Vec<u8> {
+    let cleared;
+    let texels = match texels {
+        Some(t) => t.as_slice(),
+        None => {
+            cleared = vec![clear; pixels];
+            cleared.as_slice()
+        }
+    };
+    texels
+        .iter()
+        .flat_map(|px| px.iter().flat_map(|c| c.to_le_bytes()))
+        .collect()
+}
+
+/// One level's reports: the G13 outputs against the oracle's recordings and against the
+/// interpreter's outputs.
+#[derive(Debug)]
+pub struct G13LevelRun {
+    /// The level.
+    pub level: OptLevel,
+    /// Against the oracle's recordings.
+    pub vs_oracle: CorpusRun,
+    /// Against the reference interpreter.
+    pub vs_interp: CorpusRun,
+}
+
+/// Runs `language`'s corpus (the cases `options` select) through the interpreter once and
+/// through [`G13`] at each of `levels`, comparing every G13 run with the recording and with
+/// the interpreter. A case the interpreter cannot run fails its comparison with the
+/// interpreter with the interpreter's error.
+pub fn run_g13_corpus(
+    language: Language,
+    levels: &[OptLevel],
+    options: &CorpusOptions,
+) -> Result<Vec<G13LevelRun>, CorpusError> {
+    let dir = options.dir.clone().unwrap_or_else(|| language.corpus_dir());
+    let cases = load_corpus(&dir)?;
+    let selected = |name: &str| {
+        options
+            .only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|n| n == name))
+    };
+    let mut by_level: BTreeMap<OptLevel, (Vec<CaseReport>, Vec<CaseReport>)> = BTreeMap::new();
+    let dump = options.dump.as_deref().map(|d| d.join(language.name()));
+    for case in cases.iter().filter(|c| selected(&c.name)) {
+        let dump = dump.as_ref().map(|d| d.join(&case.name));
+        for (level, pair) in run_case_g13(case, language, levels, dump.as_deref()) {
+            let entry = by_level.entry(level).or_default();
+            entry.0.push(pair.0);
+            entry.1.push(pair.1);
+        }
+    }
+    let corpus: Vec<String> = cases.into_iter().map(|c| c.name).collect();
+    Ok(by_level
+        .into_iter()
+        .map(|(level, (oracle, interp))| G13LevelRun {
+            level,
+            vs_oracle: CorpusRun {
+                reports: oracle,
+                corpus: corpus.clone(),
+            },
+            vs_interp: CorpusRun {
+                reports: interp,
+                corpus: corpus.clone(),
+            },
+        })
+        .collect())
+}
+
+/// Writes a debugging dump file; a dump that cannot be written is reported on stderr and
+/// does not change the run's outcome.
+fn write_dump(dir: &Path, name: &str, bytes: &[u8]) {
+    let path = dir.join(name);
+    let written = fs::create_dir_all(dir).and_then(|()| fs::write(&path, bytes));
+    if let Err(e) = written {
+        let _ = writeln!(std::io::stderr(), "dump {}: {e}", path.display());
+    }
+}
+
+fn dump_outputs(dir: &Path, prefix: &str, outputs: &Outputs) {
+    for (key, bytes) in &outputs.entries {
+        write_dump(dir, &format!("{prefix}-{}", key.file_name()), bytes);
+    }
+}
+
+/// A run error repeated in a second report (reports own their errors): the message, under the
+/// executor that failed, so that its step stays `run`.
+fn repeat(e: &RunError, case: &str) -> RunError {
+    let executor = match e {
+        RunError::Executor { executor, .. } => executor,
+        _ => "interp",
+    };
+    RunError::Executor {
+        case: case.to_owned(),
+        executor,
+        source: e.to_string().into(),
+    }
+}
+
+/// One case at every level: `(level, (vs oracle, vs interpreter))`.
+fn run_case_g13(
+    case: &Case,
+    language: Language,
+    levels: &[OptLevel],
+    dump: Option<&Path>,
+) -> Vec<(OptLevel, (CaseReport, CaseReport))> {
+    let start = Instant::now();
+    let report = |outcome, elapsed| CaseReport {
+        case: case.name.clone(),
+        stage: case.manifest.stage,
+        outcome,
+        elapsed,
+    };
+    let setup = || -> Result<_, RunError> { Ok((case.read_expected()?, prepare(case, language)?)) };
+    let (expected, prepared) = match setup() {
+        Ok(s) => s,
+        Err(first) => {
+            // Lifting again gives each report its own error (deterministic and quick to fail).
+            let failed = || {
+                Outcome::Failed(
+                    setup()
+                        .err()
+                        .unwrap_or_else(|| repeat(&first, &case.name)),
+                )
+            };
+            let elapsed = start.elapsed();
+            return levels
+                .iter()
+                .map(|&l| (l, (report(failed(), elapsed), report(failed(), elapsed))))
+                .collect();
+        }
+    };
+    let reference = Interpreter::new().execute(&prepared.func, &prepared.launch);
+    if let Some(dir) = dump {
+        write_dump(dir, "ir.txt", prepared.func.to_string().as_bytes());
+        if let Ok(outputs) = &reference {
+            dump_outputs(dir, "interp", outputs);
+        }
+    }
+    let setup_time = start.elapsed();
+    let specs = &prepared.launch.outputs;
+    let judge = |against: &Outputs, actual: &Outputs| {
+        let mismatches = compare_outputs(&case.name, specs, against, actual);
+        if mismatches.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Mismatched(mismatches)
+        }
+    };
+    levels
+        .iter()
+        .map(|&level| {
+            let run_start = Instant::now();
+            let g13 = G13::new(level);
+            let actual = g13.execute(&prepared.func, &prepared.launch);
+            if let Some(dir) = dump {
+                let prefix = format!("g13{level}");
+                let asm = match g13.compile(&prepared.func) {
+                    Ok(binary) => format!("{}\n{}", binary.report(), binary.disassembly),
+                    Err(e) => e.to_string(),
+                };
+                write_dump(dir, &format!("{prefix}.asm"), asm.as_bytes());
+                if let Ok(outputs) = &actual {
+                    dump_outputs(dir, &prefix, outputs);
+                }
+            }
+            let elapsed = setup_time + run_start.elapsed();
+            let pair = match actual {
+                Err(e) => {
+                    let again = repeat(&e, &case.name);
+                    (
+                        report(Outcome::Failed(e), elapsed),
+                        report(Outcome::Failed(again), elapsed),
+                    )
+                }
+                Ok(actual) => {
+                    let vs_interp = match &reference {
+                        Ok(reference) => judge(reference, &actual),
+                        Err(e) => Outcome::Failed(repeat(e, &case.name)),
+                    };
+                    (
+                        report(judge(&expected, &actual), elapsed),
+                        report(vs_interp, elapsed),
+                    )
+                }
+            };
+            (level, pair)
+        })
+        .collect()
+}
