@@ -123,6 +123,35 @@ fn varyings_are_affine_at_pixel_centres() {
     }
 }
 
+/// An interpolated integer input truncates the exact affine value: with base 2^24 and ddx 1,
+/// pixel x = 1 sits at 2^24 + 1.5, which truncates to 2^24 + 1. (Rounding to f32 first would
+/// give 2^24 + 2: f32 has no odd integers above 2^24.)
+#[test]
+fn interpolated_integer_inputs_truncate_the_exact_value() {
+    let text = "
+function @int_input fragment {
+block0:
+    v0:i32 = input 0.x linear
+    v1:f32 = bitcast v0
+    output 0.x v1
+    return
+}
+";
+    let grid = FragmentGrid::new(4, 2).with_varying(
+        0,
+        Varying::affine(
+            [16_777_216.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0; 4],
+        ),
+    );
+    let out = run(text, &grid, &mut Resources::new());
+    let at = |x: u32| out.pixel(0, x, 0).map(|p| p[0].to_bits() as i32);
+    assert_eq!(at(0), Some(16_777_216));
+    assert_eq!(at(1), Some(16_777_217));
+    assert_eq!(at(3), Some(16_777_219));
+}
+
 /// r = u * v with u = x + 0.5 and v = y + 0.5, and its four derivatives.
 const DERIVATIVES: &str = "
 function @derivs fragment {

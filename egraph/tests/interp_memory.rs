@@ -156,8 +156,13 @@ fn shared_memory_is_per_workgroup_and_zeroed() {
 fn shared_memory_beyond_the_limit_is_refused_before_running() {
     // 4 GiB of shared memory per workgroup would exhaust the host rather than run.
     let huge = SHARED.replace("shared(32)", "shared(4294967295)");
-    let err = run_compute(&parse(&huge), &mut Resources::new(), [1, 1, 1], &Limits::default())
-        .unwrap_err();
+    let err = run_compute(
+        &parse(&huge),
+        &mut Resources::new(),
+        [1, 1, 1],
+        &Limits::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         InterpError::SharedMemory {

@@ -3,8 +3,9 @@
 //! fault, the thread. [`Error`] is the crate's one error type; its variants wrap the error of each
 //! phase (decode, load, execution, runtime API misuse).
 
+use crate::decode::inst::Reg;
 use crate::encoding::Opcode;
-use crate::texture::TextureError;
+use crate::texture::{TexDim, TextureError};
 
 /// Why the bytes at a pc are not a valid instruction.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,8 +70,8 @@ pub enum LoadError {
         pc: u32,
         /// The instruction.
         opcode: Opcode,
-        /// The register, as the disassembler prints it.
-        register: String,
+        /// The register (`Display` prints it as the disassembler does).
+        register: Reg,
         /// The metadata's `gpr_halves`.
         declared: u32,
     },
@@ -150,7 +151,7 @@ pub enum ExecErrorKind {
         /// The reading thread.
         thread: u32,
         /// The register.
-        register: String,
+        register: Reg,
         /// The pc of the instruction whose discard hint invalidated it.
         discarded_at: u32,
     },
@@ -160,7 +161,7 @@ pub enum ExecErrorKind {
         /// The reading thread.
         thread: u32,
         /// The register.
-        register: String,
+        register: Reg,
     },
     /// A register was read or written while a load into it was still pending: no `wait` on its
     /// slot since the load issued.
@@ -169,7 +170,7 @@ pub enum ExecErrorKind {
         /// `read` or `write`.
         access: &'static str,
         /// The register.
-        register: String,
+        register: Reg,
         /// The wait slot of the load.
         slot: u8,
         /// The pc of the load.
@@ -179,7 +180,7 @@ pub enum ExecErrorKind {
     #[error("discard hint on {register} under a partial execution mask (exec {exec:#010x}, live {live:#010x})")]
     DiscardUnderPartialMask {
         /// The register.
-        register: String,
+        register: Reg,
         /// The execution mask.
         exec: u32,
         /// The threads that exist.
@@ -266,8 +267,8 @@ pub enum ExecErrorKind {
         opcode: Opcode,
         /// The instruction's `n` field, as a name.
         instruction: &'static str,
-        /// The descriptor's dimensionality, as a name.
-        descriptor: String,
+        /// The descriptor's dimensionality.
+        descriptor: TexDim,
     },
     /// `ld_var` names a varying slot the runtime did not supply.
     #[error("ld_var reads varying slot {slot}, but only {supplied} were supplied")]

@@ -10,13 +10,16 @@
 //! - `srgba8`: as `unorm8` with the sRGB curve on elements 0..3 (red, green, blue) and linear
 //!   element 3 (alpha).
 //! - `rgb10a2` (10/10/10/2 unorm), `rg11b10f` (unsigned 11/11/10-bit floats), `rgb9e5` (shared
-//!   exponent): one 32-bit word holds every component.
+//!   exponent): one 32-bit word holds every component. `rg11b10f` stores follow OpenGL's rule for
+//!   the small unsigned floats: negatives become 0, a finite value too large becomes the largest
+//!   finite value, and only infinity stays infinite.
 
 use crate::decode::inst::MemFormat;
 use crate::float::{f16_source, f32_source, f64_to_f16, linear_to_srgb, srgb_to_linear};
 
-/// A float component as a register value of the given width.
-fn float_to_reg(v: f64, reg32: bool) -> u32 {
+/// A float as a register value of the given width: f32 bits, or f16 bits rounded to nearest
+/// even (loads, varyings, tile reads and texture results all write registers this way).
+pub(crate) fn float_to_reg(v: f64, reg32: bool) -> u32 {
     if reg32 {
         (v as f32).to_bits()
     } else {

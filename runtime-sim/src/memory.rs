@@ -157,10 +157,7 @@ mod tests {
         let mut mem = DeviceMemory::new();
         for size in [MAX_ALLOCATION + 1, 1 << 40, u64::MAX / 2] {
             assert!(
-                matches!(
-                    mem.alloc(size, 16),
-                    Err(RuntimeError::BadAllocation { .. })
-                ),
+                matches!(mem.alloc(size, 16), Err(RuntimeError::BadAllocation { .. })),
                 "size {size:#x}"
             );
         }

@@ -156,7 +156,7 @@ impl Program {
                 return Err(LoadError::RegisterOutOfRange {
                     pc: d.pc,
                     opcode: d.opcode,
-                    register: reg.to_string(),
+                    register: reg,
                     declared: metadata.gpr_halves,
                 });
             }

@@ -63,7 +63,7 @@ impl RegFile {
 
     #[cold]
     fn read_error(&self, reg: Reg, h: usize, lanes: u32) -> ExecErrorKind {
-        let register = reg.to_string();
+        let register = reg;
         if self.pending[h] != 0 {
             return ExecErrorKind::UnwaitedLoad {
                 access: "read",
@@ -97,7 +97,7 @@ impl RegFile {
                 if self.pending[h] != 0 {
                     return Err(ExecErrorKind::UnwaitedLoad {
                         access: "write",
-                        register: Reg::Half(h as u8).to_string(),
+                        register: Reg::Half(h as u8),
                         slot: self.pending[h].trailing_zeros() as u8,
                         load_pc: self.pending_pc[h],
                     });

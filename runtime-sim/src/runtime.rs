@@ -350,8 +350,7 @@ impl Simulator {
             return Err(wrong_stage("shade_fragments", Stage::Fragment, meta.stage));
         }
         let (width, height) = (setup.width, setup.height);
-        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_FRAGMENT_PIXELS
-        {
+        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_FRAGMENT_PIXELS {
             return Err(RuntimeError::FragmentGrid {
                 width,
                 height,

@@ -6,6 +6,7 @@ use super::exec::Machine;
 use super::lanes::Mask;
 use super::quad::QuadGrid;
 use super::stage::StageEnv;
+use crate::ir::eval::conv::f64_to_signed;
 use crate::ir::eval::round_float;
 use crate::ir::{
     Axis, BarrierKind, Builtin, Const, DerivPrecision, EffectOp, InputSlot, Inst, Interp,
@@ -13,12 +14,13 @@ use crate::ir::{
 };
 
 /// A stage input's value (computed exactly in f64) as a scalar of type `ty`: floats are rounded
-/// once to nearest even; integers are converted toward zero with saturation, as `f2s` does.
+/// once to nearest even; integers are converted toward zero with saturation, as `f2s` does, from
+/// the f64 itself (not from an f32 rounding of it).
 fn input_value(v: f64, ty: Type) -> Const {
     if ty.is_float() {
         round_float(ty, v)
     } else {
-        PureOp::F2s.eval(&[Const::f32(v as f32)], ty)
+        f64_to_signed(v, ty)
     }
 }
 

@@ -28,7 +28,9 @@ pub enum InterpError {
         limit: usize,
     },
     /// A fragment grid needing more lanes (pixels and helper lanes) than the limit.
-    #[error("bad launch: a {width}x{height} grid needs {lanes} lanes, more than the limit of {limit}")]
+    #[error(
+        "bad launch: a {width}x{height} grid needs {lanes} lanes, more than the limit of {limit}"
+    )]
     GridSize {
         /// Grid width.
         width: u32,

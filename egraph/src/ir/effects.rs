@@ -590,7 +590,11 @@ impl SampleOp {
         } else {
             (&[][..], &[][..])
         };
-        let min_lod = if self.min_lod { args.get(i).copied() } else { None };
+        let min_lod = if self.min_lod {
+            args.get(i).copied()
+        } else {
+            None
+        };
         SampleOperands {
             coords: args.get(..n).unwrap_or(&[]),
             layer,

@@ -4,7 +4,7 @@
 use super::inst::{
     BitUnaryOp, BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round,
 };
-use super::operands::{alu_dst, alu_src, cmpsel_src, fcond, float_src, icond};
+use super::operands::{alu_dst, alu_src, cmpsel_src, fcond, float_src, icond, unsupported};
 use crate::encoding::{Opcode, RawInst};
 use crate::error::DecodeErrorKind;
 
@@ -127,24 +127,12 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
                 9 => ConvertMode::FToS32,
                 10 => ConvertMode::U32ToF,
                 11 => ConvertMode::S32ToF,
-                value => {
-                    return Err(DecodeErrorKind::Unsupported {
-                        opcode: op,
-                        field: "mode",
-                        value,
-                    })
-                }
+                value => return Err(unsupported(op, "mode", value)),
             };
             let round = match raw.get("round") {
                 0 => Round::Rtz,
                 1 => Round::Rte,
-                value => {
-                    return Err(DecodeErrorKind::Unsupported {
-                        opcode: op,
-                        field: "round",
-                        value,
-                    })
-                }
+                value => return Err(unsupported(op, "round", value)),
             };
             let value = raw.join(&["srcx", "src"]);
             let src = alu_src(op, "src", value, raw.get("srct"), 32)?;

@@ -224,8 +224,10 @@ pub enum BitUnaryOp {
     Bitrev,
     /// Count set bits.
     Popcount,
-    /// Index of the most significant set bit, -1 if none (the document's pseudocode scans from
-    /// bit 31 down).
+    /// Index of the most significant set bit, -1 if none. The document's pseudocode scans from
+    /// bit 31 down but, as printed, lacks the loop's `break` and decrement, which would make it
+    /// return the lowest set bit (or never end); applegpu's `applegpu.py`
+    /// (`FindFirstSetInstructionDesc`, "find leading set-bit") has both.
     Ffs,
 }
 

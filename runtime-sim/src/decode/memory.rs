@@ -20,19 +20,13 @@
 //!   `base + (index << log2(element bytes)) + k * element bytes`.
 
 use super::inst::{Inst, MemFormat, RegRange, Src, TgBase, TgIndex};
-use super::operands::{alu_dst, memory_base, memory_index, memory_reg, run};
+use super::operands::{
+    alu_dst, memory_base, memory_index, memory_reg, run, undefined, unsupported,
+};
 use crate::encoding::{Opcode, RawInst};
 use crate::error::DecodeErrorKind;
 
 type Result<T> = std::result::Result<T, DecodeErrorKind>;
-
-fn unsupported(opcode: Opcode, field: &'static str, value: u32) -> DecodeErrorKind {
-    DecodeErrorKind::Unsupported {
-        opcode,
-        field,
-        value,
-    }
-}
 
 fn nonzero_mask(raw: &RawInst) -> Result<u32> {
     match raw.get("mask") {
@@ -111,11 +105,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
             };
             let regs = memory_reg(op, "R", raw.join(&["Rx", "R"]), raw.get("Rt"), count)?;
             if fmt == I32 && !regs.is_32() {
-                return Err(DecodeErrorKind::UndefinedOperand {
-                    opcode: op,
-                    operand: "R",
-                    reason: "i32 format with 16-bit registers",
-                });
+                return Err(undefined(op, "R", "i32 format with 16-bit registers"));
             }
             let shift = raw.get("s");
             if shift > 2 {
@@ -156,11 +146,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         StackGetPtr => {
             let value = raw.join(&["Rx", "R"]);
             if value & 1 == 1 {
-                return Err(DecodeErrorKind::UndefinedOperand {
-                    opcode: op,
-                    operand: "R",
-                    reason: "odd 32-bit register",
-                });
+                return Err(undefined(op, "R", "odd 32-bit register"));
             }
             Inst::StackGetPtr {
                 reg: (value >> 1) as u8,
@@ -184,11 +170,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
             } else if o < 0x100 {
                 TgIndex::Half(o as u8)
             } else {
-                return Err(DecodeErrorKind::UndefinedOperand {
-                    opcode: op,
-                    operand: "O",
-                    reason: "register index at or above 0x100",
-                });
+                return Err(undefined(op, "O", "register index at or above 0x100"));
             };
             Inst::Threadgroup {
                 store: op == ThreadgroupStore,

@@ -11,7 +11,12 @@ use crate::float::decode_float_immediate;
 
 type Result<T> = std::result::Result<T, DecodeErrorKind>;
 
-fn undefined(opcode: Opcode, operand: &'static str, reason: &'static str) -> DecodeErrorKind {
+/// An operand encoding the document marks `UNDEFINED()`.
+pub(crate) fn undefined(
+    opcode: Opcode,
+    operand: &'static str,
+    reason: &'static str,
+) -> DecodeErrorKind {
     DecodeErrorKind::UndefinedOperand {
         opcode,
         operand,
@@ -31,6 +36,30 @@ pub(crate) fn alu_dst(value: u32, flags: u32, max_size: u32) -> Dst {
         Reg::Half(value as u8)
     };
     Dst { reg, cache }
+}
+
+/// A field value the simulator does not implement.
+pub(crate) fn unsupported(opcode: Opcode, field: &'static str, value: u32) -> DecodeErrorKind {
+    DecodeErrorKind::Unsupported {
+        opcode,
+        field,
+        value,
+    }
+}
+
+/// The cache hint in the low two bits of a register operand's type (ERRATA.md: 1 none, 2 cache,
+/// 3 discard; 0 is `UNDEFINED()` for a register).
+fn register_hint(opcode: Opcode, operand: &'static str, flags: u32) -> Result<Hint> {
+    match flags & 0b11 {
+        0b01 => Ok(Hint::None),
+        0b10 => Ok(Hint::Cache),
+        0b11 => Ok(Hint::Discard),
+        _ => Err(undefined(
+            opcode,
+            operand,
+            "register type with hint bits 00",
+        )),
+    }
 }
 
 /// `ALUSrc(value, flags, max_size)`.
@@ -58,18 +87,7 @@ pub(crate) fn alu_src(
         }
         return Ok(Src::Uni16(ureg as u16));
     }
-    let hint = match flags & 0b11 {
-        0b01 => Hint::None,
-        0b10 => Hint::Cache,
-        0b11 => Hint::Discard,
-        _ => {
-            return Err(undefined(
-                opcode,
-                operand,
-                "register type with hint bits 00",
-            ))
-        }
-    };
+    let hint = register_hint(opcode, operand, flags)?;
     if flags >> 2 == 0b11 && max_size >= 64 {
         if value & 1 == 1 {
             return Err(undefined(opcode, operand, "odd 64-bit register"));
@@ -145,18 +163,7 @@ pub(crate) fn cmpsel_src(
     if flags >> 2 == 1 {
         return Err(undefined(opcode, operand, "type 101"));
     }
-    let hint = match flags & 0b11 {
-        0b01 => Hint::None,
-        0b10 => Hint::Cache,
-        0b11 => Hint::Discard,
-        _ => {
-            return Err(undefined(
-                opcode,
-                operand,
-                "register type with hint bits 00",
-            ))
-        }
-    };
+    let hint = register_hint(opcode, operand, flags)?;
     if dst_flags & 2 != 0 {
         if value & 1 == 1 {
             return Err(undefined(opcode, operand, "odd 32-bit register"));
@@ -172,13 +179,7 @@ pub(crate) fn icond(opcode: Opcode, cc: u32, ccn: u32) -> Result<ICond> {
         0b00 => IRel::Eq,
         0b01 => IRel::Lt,
         0b10 => IRel::Gt,
-        _ => {
-            return Err(DecodeErrorKind::Unsupported {
-                opcode,
-                field: "cc",
-                value: cc,
-            })
-        }
+        _ => return Err(unsupported(opcode, "cc", cc)),
     };
     Ok(ICond {
         rel,
@@ -197,13 +198,7 @@ pub(crate) fn fcond(opcode: Opcode, cc: u32, ccn: u32) -> Result<FCond> {
         0b101 => FRel::Ge,
         0b110 => FRel::Le,
         0b111 => FRel::GtNanLoses,
-        _ => {
-            return Err(DecodeErrorKind::Unsupported {
-                opcode,
-                field: "cc",
-                value: cc,
-            })
-        }
+        _ => return Err(unsupported(opcode, "cc", cc)),
     };
     Ok(FCond {
         rel,

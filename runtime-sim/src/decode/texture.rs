@@ -26,27 +26,15 @@
 //!   the remaining bits of `q4` are not interpreted.
 
 use super::inst::{Inst, LodMode, TexIndex, TexInstDim, TextureInst};
-use super::operands::memory_reg;
+use super::operands::{memory_reg, undefined, unsupported};
 use crate::encoding::{Opcode, RawInst};
 use crate::error::DecodeErrorKind;
 
 type Result<T> = std::result::Result<T, DecodeErrorKind>;
 
-fn unsupported(opcode: Opcode, field: &'static str, value: u32) -> DecodeErrorKind {
-    DecodeErrorKind::Unsupported {
-        opcode,
-        field,
-        value,
-    }
-}
-
 fn even_half(opcode: Opcode, operand: &'static str, value: u32) -> Result<u8> {
     if value & 1 == 1 {
-        return Err(DecodeErrorKind::UndefinedOperand {
-            opcode,
-            operand,
-            reason: "odd 32-bit register or uniform",
-        });
+        return Err(undefined(opcode, operand, "odd 32-bit register or uniform"));
     }
     Ok((value >> 1) as u8)
 }

@@ -61,16 +61,20 @@ pub(super) fn compare(m: &Machine<'_>, g: &SimdGroup, c: &Compare, lanes: u32) -
         Compare::Int { cond, a, b } => {
             let av = m.read64(g, a, cond.signed, lanes)?;
             let bv = m.read64(g, b, cond.signed, lanes)?;
-            for l in 0..32 {
-                let (x, y) = if cond.signed {
-                    (i128::from(av[l] as i64), i128::from(bv[l] as i64))
-                } else {
-                    (i128::from(av[l]), i128::from(bv[l]))
-                };
-                let r = match cond.rel {
+            // `read64` sign-extended signed operands to 64 bits, so comparing the words as i64
+            // (signed) or u64 is exact.
+            fn relation<T: Ord>(rel: IRel, x: T, y: T) -> bool {
+                match rel {
                     IRel::Eq => x == y,
                     IRel::Lt => x < y,
                     IRel::Gt => x > y,
+                }
+            }
+            for l in 0..32 {
+                let r = if cond.signed {
+                    relation(cond.rel, av[l] as i64, bv[l] as i64)
+                } else {
+                    relation(cond.rel, av[l], bv[l])
                 };
                 bits |= u32::from(r != cond.invert) << l;
             }
@@ -122,18 +126,21 @@ impl Machine<'_> {
                 let saturating =
                     sat && shift == 0 && a.bits() <= 32 && b.bits() <= 32 && dbits <= 32;
                 let signed = a_sx || b_sx;
-                let r: Lanes<u64> = lanes::each(|l| {
-                    if saturating {
+                // Two loops rather than a test per lane: the wrapping one is the common case.
+                let r: Lanes<u64> = if saturating {
+                    lanes::each(|l| {
                         let x = as_int(av[l], 64, a_sx);
                         let y = as_int(bv[l], 64, b_sx);
                         let sum = x + if neg { -y } else { y };
                         saturate_integer(sum, dbits, signed) as u64
-                    } else {
+                    })
+                } else {
+                    lanes::each(|l| {
                         let y = if neg { bv[l].wrapping_neg() } else { bv[l] };
                         let y = if shift < 5 { y << shift } else { 0 };
                         av[l].wrapping_add(y)
-                    }
-                });
+                    })
+                };
                 write64(g, &dst, &r, lanes)
             }
             Inst::Imadd {
@@ -154,17 +161,19 @@ impl Machine<'_> {
                 let dbits = dst.reg.bits();
                 let saturating = sat && shift == 0 && c.bits() <= 32 && dbits <= 32;
                 let signed = a_sx || b_sx || c_sx;
-                let r: Lanes<u64> = lanes::each(|l| {
-                    if saturating {
+                let r: Lanes<u64> = if saturating {
+                    lanes::each(|l| {
                         let p = as_int(av[l], 64, a_sx) * as_int(bv[l], 64, b_sx);
                         let z = as_int(cv[l], 64, c_sx);
                         saturate_integer(p + if neg { -z } else { z }, dbits, signed) as u64
-                    } else {
+                    })
+                } else {
+                    lanes::each(|l| {
                         let z = if neg { cv[l].wrapping_neg() } else { cv[l] };
                         let z = if shift < 5 { z << shift } else { 0 };
                         av[l].wrapping_mul(bv[l]).wrapping_add(z)
-                    }
-                });
+                    })
+                };
                 write64(g, &dst, &r, lanes)
             }
             Inst::Convert {

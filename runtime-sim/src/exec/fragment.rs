@@ -22,7 +22,7 @@ use super::{Machine, SimdGroup};
 use crate::decode::inst::{Decoded, Inst, MemFormat};
 use crate::error::ExecErrorKind;
 use crate::float::{f16_source, f64_to_f16};
-use crate::formats::store_element;
+use crate::formats::{float_to_reg, store_element};
 use crate::runtime::Varying;
 
 /// A render target being shaded: RGBA f32, row-major, `(x, y)` at `y * width + x`.
@@ -59,6 +59,8 @@ pub(crate) struct FragmentState {
 }
 
 impl Machine<'_> {
+    // Out of line, like the other rarer families: see `Machine::step`.
+    #[inline(never)]
     pub(super) fn fragment_op(
         &mut self,
         g: &mut SimdGroup,
@@ -95,11 +97,7 @@ impl Machine<'_> {
                             (plane.base + plane.ddx * (xs[l] as f32 + 0.5))
                                 + plane.ddy * (ys[l] as f32 + 0.5)
                         };
-                        if reg32 {
-                            value.to_bits()
-                        } else {
-                            u32::from(f64_to_f16(f64::from(value), true))
-                        }
+                        float_to_reg(f64::from(value), reg32)
                     });
                     let reg = regs.nth(k as u32);
                     g.regs.prepare_write(reg, lanes)?;
@@ -133,11 +131,7 @@ impl Machine<'_> {
                     for (k, j) in (0..4).filter(|j| mask >> j & 1 == 1).enumerate() {
                         let v: Lanes<u32> = std::array::from_fn(|l| {
                             let value = pixel(l).map_or(target.clear[j], |p| target.pixels[p][j]);
-                            if reg32 {
-                                value.to_bits()
-                            } else {
-                                u32::from(f64_to_f16(f64::from(value), true))
-                            }
+                            float_to_reg(f64::from(value), reg32)
                         });
                         let reg = regs.nth(k as u32);
                         g.regs.prepare_write(reg, lanes)?;

@@ -20,6 +20,8 @@
 //!   uniform O + j (format i16) or to the 32-bit uniform at half index O + 2j (format i32). The
 //!   uniform registers are shared by the whole dispatch.
 
+use std::ops::Range;
+
 use super::operand::Lanes;
 use super::{Machine, SimdGroup};
 use crate::decode::inst::{
@@ -34,6 +36,14 @@ type Result<T> = std::result::Result<T, ExecErrorKind>;
 /// four registers (one per bit of a 4-bit mask, or per component of a packed format), so the
 /// memory instructions need no heap allocation per execution.
 pub(super) type RunValues = [Lanes<u32>; RegRange::MAX_COUNT as usize];
+
+/// The bytes a threadgroup or stack access reads and writes.
+enum ByteMemory<'a> {
+    /// The workgroup's threadgroup memory.
+    Threadgroup(&'a mut [u8]),
+    /// The SIMD-group's per-thread stacks (`SimdGroup::stack`).
+    Stack,
+}
 
 /// `(register index, element index)` of each element selected by a 4-bit mask.
 fn elements(mask: u8) -> impl Iterator<Item = (usize, u32)> {
@@ -55,6 +65,8 @@ fn put_le(bytes: &mut [u8], v: u32) {
 }
 
 impl Machine<'_> {
+    // Out of line, like the other rarer families: see `Machine::step`.
+    #[inline(never)]
     pub(super) fn memory_op(
         &mut self,
         g: &mut SimdGroup,
@@ -278,10 +290,9 @@ impl Machine<'_> {
             }
         };
         let size = format.element_bytes();
-        let reg32 = regs.is_32();
         let tg_size = tg.len() as u32;
         let access = if store { "store" } else { "load" };
-        let span = |l: usize, j: u32| -> Result<std::ops::Range<usize>> {
+        let span = |l: usize, j: u32| -> Result<Range<usize>> {
             let at = bases[l] + (index[l] << size.trailing_zeros()) + i64::from(j * size);
             if at < 0 || at + i64::from(size) > i64::from(tg_size) {
                 return Err(ExecErrorKind::ThreadgroupFault {
@@ -294,27 +305,8 @@ impl Machine<'_> {
             }
             Ok(at as usize..at as usize + size as usize)
         };
-        if store {
-            let values = Self::read_run(g, regs, lanes)?;
-            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
-                for (k, j) in elements(mask) {
-                    let range = span(l, j)?;
-                    put_le(
-                        &mut tg[range],
-                        store_element(format, values[k][l], j, reg32),
-                    );
-                }
-            }
-            return Ok(());
-        }
-        let mut values: RunValues = Default::default();
-        for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
-            for (k, j) in elements(mask) {
-                let range = span(l, j)?;
-                values[k][l] = load_element(format, get_le(&tg[range]), j, reg32);
-            }
-        }
-        Self::write_run(g, regs, &values, lanes)
+        let memory = ByteMemory::Threadgroup(tg);
+        Self::access_bytes(g, memory, store, regs, format, mask, span)
     }
 
     fn stack(
@@ -330,10 +322,9 @@ impl Machine<'_> {
         let offsets = self.mem_index(g, offset, lanes)?;
         let stack_size = self.program.metadata().stack_size;
         let size = format.element_bytes();
-        let reg32 = regs.is_32();
         let sp = i64::from(g.sp);
         let access = if store { "store" } else { "load" };
-        let span = |l: usize, j: u32| -> Result<std::ops::Range<usize>> {
+        let span = |l: usize, j: u32| -> Result<Range<usize>> {
             let at = sp + offsets[l] + i64::from(j * size);
             if at < 0 || at + i64::from(size) > i64::from(stack_size) {
                 return Err(ExecErrorKind::StackFault {
@@ -347,27 +338,49 @@ impl Machine<'_> {
             let start = l * stack_size as usize + at as usize;
             Ok(start..start + size as usize)
         };
-        if store {
-            let values = Self::read_run(g, regs, lanes)?;
-            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
-                for (k, j) in elements(mask) {
-                    let range = span(l, j)?;
-                    put_le(
-                        &mut g.stack[range],
-                        store_element(format, values[k][l], j, reg32),
-                    );
-                }
-            }
-            return Ok(());
-        }
-        let mut values: RunValues = Default::default();
+        Self::access_bytes(g, ByteMemory::Stack, store, regs, format, mask, span)
+    }
+
+    /// The element loop of threadgroup and stack loads and stores: element `j` of the mask of
+    /// lane `l` occupies bytes `span(l, j)` of `memory` (which `span` has checked). Loads
+    /// complete at once.
+    fn access_bytes(
+        g: &mut SimdGroup,
+        memory: ByteMemory<'_>,
+        store: bool,
+        regs: RegRange,
+        format: MemFormat,
+        mask: u8,
+        span: impl Fn(usize, u32) -> Result<Range<usize>>,
+    ) -> Result<()> {
+        let lanes = g.exec;
+        let reg32 = regs.is_32();
+        let stored = if store {
+            Some(Self::read_run(g, regs, lanes)?)
+        } else {
+            None
+        };
+        let mut loaded: RunValues = Default::default();
+        let bytes: &mut [u8] = match memory {
+            ByteMemory::Threadgroup(tg) => tg,
+            ByteMemory::Stack => &mut g.stack,
+        };
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             for (k, j) in elements(mask) {
                 let range = span(l, j)?;
-                values[k][l] = load_element(format, get_le(&g.stack[range]), j, reg32);
+                match &stored {
+                    Some(values) => put_le(
+                        &mut bytes[range],
+                        store_element(format, values[k][l], j, reg32),
+                    ),
+                    None => loaded[k][l] = load_element(format, get_le(&bytes[range]), j, reg32),
+                }
             }
         }
-        Self::write_run(g, regs, &values, lanes)
+        if store {
+            return Ok(());
+        }
+        Self::write_run(g, regs, &loaded, lanes)
     }
 
     fn uniform_store(

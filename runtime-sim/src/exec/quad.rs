@@ -20,6 +20,8 @@ use crate::decode::inst::{Decoded, Inst};
 use crate::error::ExecErrorKind;
 
 impl Machine<'_> {
+    // Out of line, like the other rarer families: see `Machine::step`.
+    #[inline(never)]
     pub(super) fn quad_op(&mut self, g: &mut SimdGroup, d: &Decoded) -> Result<(), ExecErrorKind> {
         let lanes = g.exec;
         match d.inst {

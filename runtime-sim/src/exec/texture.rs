@@ -9,7 +9,7 @@ use super::operand::Lanes;
 use super::{Machine, SimdGroup};
 use crate::decode::inst::{Decoded, LodMode, Reg, TexIndex, TexInstDim, TextureInst};
 use crate::error::ExecErrorKind;
-use crate::float::f64_to_f16;
+use crate::formats::float_to_reg;
 use crate::texture::{quad_derivatives, Derivatives, LodRequest, SampleRequest, TexDim, Texture};
 
 type Result<T> = std::result::Result<T, ExecErrorKind>;
@@ -48,6 +48,8 @@ impl Machine<'_> {
         })
     }
 
+    // Out of line, like the other rarer families: see `Machine::step`.
+    #[inline(never)]
     pub(super) fn texture_op(
         &mut self,
         g: &mut SimdGroup,
@@ -127,7 +129,7 @@ impl Machine<'_> {
                             thread,
                             opcode: d.opcode,
                             instruction: t.dim.name(),
-                            descriptor: desc.dim.to_string(),
+                            descriptor: desc.dim,
                         });
                     }
                     let tex = Texture::new(desc)
@@ -160,14 +162,12 @@ impl Machine<'_> {
                     .map_err(texture_error)?
             } else {
                 let sampler_slot = samp_slots[l];
-                let sampler = self
-                    .samplers
-                    .get(&sampler_slot)
-                    .copied()
-                    .ok_or(ExecErrorKind::UnboundSampler {
+                let sampler = self.samplers.get(&sampler_slot).copied().ok_or(
+                    ExecErrorKind::UnboundSampler {
                         thread,
                         slot: sampler_slot,
-                    })?;
+                    },
+                )?;
                 let from_uniform = t.lod_mode.from_uniform();
                 let operand = |i: u32| -> f32 {
                     float(if from_uniform {
@@ -218,11 +218,7 @@ impl Machine<'_> {
                     .map_err(texture_error)?
             };
             for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
-                results[k][l] = if t.dst.is_32() {
-                    rgba[j].to_bits()
-                } else {
-                    u32::from(f64_to_f16(f64::from(rgba[j]), true))
-                };
+                results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());
             }
         }
         Self::write_run(g, t.dst, &results, lanes)?;

@@ -4,6 +4,7 @@
 use quickcheck::{QuickCheck, TestResult};
 
 use super::asm::{alu1, d32, enc, operand::*};
+use crate::decode::inst::Reg;
 use crate::disasm::disassemble;
 use crate::encoding::Opcode;
 use crate::error::{DecodeErrorKind, Error, ExecErrorKind, LoadError, RuntimeError};
@@ -60,7 +61,7 @@ fn registers_beyond_the_declared_count_are_rejected_at_load() {
         LoadError::RegisterOutOfRange {
             pc: 0,
             opcode: Opcode::Rcp,
-            register: "r4".into(),
+            register: Reg::R32(4),
             declared: 8
         }
     );

@@ -2,6 +2,7 @@
 
 use super::asm::{alu2, d32, enc, operand::*};
 use super::harness::{get32, run, run_err, set32, Env};
+use crate::decode::inst::Reg;
 use crate::encoding::Opcode;
 use crate::error::{Error, ExecErrorKind};
 
@@ -23,9 +24,14 @@ fn read_after_discard_is_reported_with_pc_thread_and_register() {
         e.kind,
         ExecErrorKind::ReadAfterDiscard {
             thread: 0,
-            register: "r1".into(),
+            register: Reg::R32(1),
             discarded_at: 0
         }
+    );
+    assert_eq!(
+        e.to_string(),
+        "pc 0x6 (SIMD-group 0): thread 0 reads r1, discarded by the instruction at pc 0x0 and \
+         not written since"
     );
 }
 
@@ -88,7 +94,7 @@ fn discard_under_a_partial_execution_mask_is_an_error() {
     assert_eq!(
         e.kind,
         ExecErrorKind::DiscardUnderPartialMask {
-            register: "r1".into(),
+            register: Reg::R32(1),
             exec: 0xf,
             live: u32::MAX
         }
@@ -130,7 +136,7 @@ fn reading_a_load_before_its_wait_is_an_error() {
                 e.kind,
                 ExecErrorKind::UnwaitedLoad {
                     access: "read",
-                    register: "r4".into(),
+                    register: Reg::R32(4),
                     slot: 1,
                     load_pc: 0
                 }
@@ -193,7 +199,7 @@ fn uninitialized_reads_are_reported_when_enabled() {
                 e.kind,
                 ExecErrorKind::UninitializedRead {
                     thread: 0,
-                    register: "r1".into()
+                    register: Reg::R32(1)
                 }
             )
         }

@@ -324,8 +324,10 @@ fn texture_compare_reference_and_offsets_come_from_the_o_registers() {
     let mut env = Env::default();
     let addr = env.memory.alloc(16, 16).expect("alloc");
     env.memory.write(addr, &texels).expect("write");
-    env.textures
-        .insert(0, TextureDescriptor::new_1d(TexFormat::R32Float, 4, 1, addr));
+    env.textures.insert(
+        0,
+        TextureDescriptor::new_1d(TexFormat::R32Float, 4, 1, addr),
+    );
     let sampler = SamplerDescriptor {
         compare: Some(crate::texture::CompareOp::LessEqual),
         ..SamplerDescriptor::with_filter(Filter::Nearest, MipFilter::None, Wrap::ClampToEdge)

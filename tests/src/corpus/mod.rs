@@ -30,11 +30,11 @@ pub use compare::{
 };
 pub use error::{CorpusError, Problem};
 pub use generate::{Field, Init, Segment, SplitMix64, SPECIAL_F32};
-pub use oracle_skip::{announce, oracle_required};
 pub use manifest::{
     Buffer, BufferKind, CompareOp, Filter, LevelLayout, Manifest, MipMode, PushConstants,
     RenderTarget, ScalarType, Stage, TexelFormat, Texture, TextureDim, Varying, Wrap,
 };
+pub use oracle_skip::{announce, oracle_required};
 
 #[cfg(test)]
 mod tests;

@@ -201,4 +201,3 @@ impl Softpipe {
             .collect()
     }
 }
-

@@ -19,12 +19,12 @@ mod error;
 mod harness;
 mod jobs;
 
+pub use crate::corpus::oracle_required;
 pub use bindings::{
     Generator, IoBinding, StateConstant, StorageBinding, TextureBinding, TgsiBindings,
     UniformBinding, BINDINGS_FILE,
 };
 pub use error::SoftpipeError;
-pub use crate::corpus::oracle_required;
 pub use harness::{python_path, CaseRun, Softpipe, GENERATOR_HOW};
 pub use jobs::Environment;
 

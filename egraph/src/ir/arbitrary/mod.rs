@@ -83,7 +83,7 @@ mod tests;
 mod texture;
 
 pub use inputs::InputBuffer;
-pub use texture::{bind_resources, sampler, texture, texel, TEXTURE, TEXTURE_LEVELS, TEXTURE_SIZE};
+pub use texture::{bind_resources, sampler, texel, texture, TEXTURE, TEXTURE_LEVELS, TEXTURE_SIZE};
 
 use super::constant::Const;
 use super::effects::Binding;

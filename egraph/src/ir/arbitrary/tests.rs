@@ -286,7 +286,10 @@ fn texture_programs_sample_fetch_and_run_with_the_documented_resources() {
             panic!("{e}\n{func}");
         }
     }
-    assert!(samples > 0 && fetches > 0, "{samples} samples, {fetches} fetches");
+    assert!(
+        samples > 0 && fetches > 0,
+        "{samples} samples, {fetches} fetches"
+    );
 }
 
 /// The texture holds the documented texels: level 1 of an 8x8 texture is 4x4, and texel (3, 2)
@@ -370,5 +373,12 @@ fn body_insts_counts_what_the_statements_lower_to() {
         local_size: [4, 1, 1],
     };
     assert_eq!(recipe.body_insts(), 2);
-    assert_eq!(Recipe { stmts: vec![], local_size: [4, 1, 1] }.body_insts(), 0);
+    assert_eq!(
+        Recipe {
+            stmts: vec![],
+            local_size: [4, 1, 1]
+        }
+        .body_insts(),
+        0
+    );
 }

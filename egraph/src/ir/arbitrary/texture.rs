@@ -2,7 +2,9 @@
 //! reference run needs.
 
 use super::{InputBuffer, INPUT, OUTPUT};
-use crate::interp::{Filter, MipFilter, Resources, Sampler, Texture, TextureDesc, TextureFormat, Wrap};
+use crate::interp::{
+    Filter, MipFilter, Resources, Sampler, Texture, TextureDesc, TextureFormat, Wrap,
+};
 use crate::ir::effects::Binding;
 
 /// The texture's binding (a combined image-sampler).

@@ -29,7 +29,12 @@ pub fn f2u(a: &[Const], to: Type) -> Const {
 }
 
 pub fn f2s(a: &[Const], to: Type) -> Const {
-    let x = a[0].as_f64();
+    f64_to_signed(a[0].as_f64(), to)
+}
+
+/// `x` truncated toward zero and saturated to the signed integer type `to`; NaN is 0 (the
+/// rule of `f2s`, for any f64, so that callers holding an exact f64 round only once).
+pub(crate) fn f64_to_signed(x: f64, to: Type) -> Const {
     if x.is_nan() {
         return Const::zero(to);
     }
