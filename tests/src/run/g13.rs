@@ -118,7 +118,11 @@ impl G13 {
             }
             LaunchStage::Fragment(grid) => {
                 let out = run_fragment(&binary, &mut res, grid)?;
-                Some((out.targets, grid.width as usize * grid.height as usize, grid.clear))
+                Some((
+                    out.targets,
+                    grid.width as usize * grid.height as usize,
+                    grid.clear,
+                ))
             }
         };
         let mut outputs = Outputs::default();
@@ -296,13 +300,8 @@ fn run_case_g13(
         Ok(s) => s,
         Err(first) => {
             // Lifting again gives each report its own error (deterministic and quick to fail).
-            let failed = || {
-                Outcome::Failed(
-                    setup()
-                        .err()
-                        .unwrap_or_else(|| repeat(&first, &case.name)),
-                )
-            };
+            let failed =
+                || Outcome::Failed(setup().err().unwrap_or_else(|| repeat(&first, &case.name)));
             let elapsed = start.elapsed();
             return levels
                 .iter()
@@ -367,4 +366,146 @@ fn run_case_g13(
             (level, pair)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{OutputSpec, ScalarType, Tolerance};
+    use crate::run::launch::BoundBuffer;
+    use agxc_egraph::interp::FragmentGrid;
+    use agxc_egraph::ir::{
+        AddressSpace, Builder, Builtin, EffectOp, MemAccess, OutputSlot, PureOp, Stage, Type,
+    };
+
+    fn spec(key: OutputKey, bytes: usize) -> OutputSpec {
+        OutputSpec {
+            key,
+            bytes,
+            elem: ScalarType::F32,
+            tolerance: Tolerance::default(),
+            row_pixels: None,
+        }
+    }
+
+    fn floats(bytes: &[u8]) -> Vec<f32> {
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    /// out[i] = in[i] * 2.0 + 1.0 over 2 workgroups of 2 (the -O2 form may fuse it).
+    fn scale_add() -> Function {
+        let mut func = Function::new("scale_add", Stage::Compute);
+        func.modes.local_size = [2, 1, 1];
+        let mut b = Builder::new(&mut func);
+        let i = b.effect(EffectOp::Builtin(Builtin::GlobalId(0)), &[], &[Type::I32])[0];
+        let four = b.i32(4);
+        let offset = b.pure(PureOp::Imul, &[i, four]);
+        let at = |binding| MemAccess {
+            space: AddressSpace::Storage(Binding::new(0, binding)),
+            offset: 0,
+        };
+        let x = b.effect(EffectOp::Load(at(0)), &[offset], &[Type::F32])[0];
+        let two = b.f32(2.0);
+        let one = b.f32(1.0);
+        let doubled = b.pure(PureOp::Fmul, &[x, two]);
+        let y = b.pure(PureOp::Fadd, &[doubled, one]);
+        b.effect(EffectOp::Store(at(1)), &[offset, y], &[]);
+        b.return_();
+        func
+    }
+
+    fn compute_launch(buffers: Vec<BoundBuffer>) -> Launch {
+        Launch {
+            case: "t".into(),
+            stage: LaunchStage::Compute { groups: [2, 1, 1] },
+            buffers,
+            push: Vec::new(),
+            textures: Vec::new(),
+            outputs: vec![spec(OutputKey::Buffer { set: 0, binding: 1 }, 16)],
+        }
+    }
+
+    #[test]
+    fn compute_runs_at_both_levels() {
+        let input: Vec<u8> = [0.5f32, -2.0, 3.0, 1e9]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        let launch = compute_launch(vec![
+            BoundBuffer {
+                binding: Binding::new(0, 0),
+                kind: BufferKind::Storage,
+                data: input,
+            },
+            BoundBuffer {
+                binding: Binding::new(0, 1),
+                kind: BufferKind::Storage,
+                data: vec![0; 16],
+            },
+        ]);
+        let func = scale_add();
+        for level in OptLevel::ALL {
+            let out = G13::new(level).execute(&func, &launch).expect("runs");
+            let key = OutputKey::Buffer { set: 0, binding: 1 };
+            // All exact in f32: 2e9 + 1 rounds back to 2e9 (spacing 128 there).
+            assert_eq!(
+                floats(out.get(&key).expect("buffer read back")),
+                [2.0, -3.0, 7.0, 2e9],
+                "{level}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_buffer_is_a_run_error_naming_the_executor() {
+        let launch = compute_launch(Vec::new());
+        let err = G13::new(OptLevel::O0)
+            .execute(&scale_add(), &launch)
+            .expect_err("the shader's buffers are not bound");
+        assert_eq!(err.step(), "run");
+        let text = err.to_string();
+        assert!(
+            text.contains("g13 -O0") && text.contains("missing"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn fragment_targets_are_rows_top_to_bottom() {
+        // Target 0 = (frag_coord.x, frag_coord.y) in x and y; target 1 is never written.
+        let mut func = Function::new("coords", Stage::Fragment);
+        let mut b = Builder::new(&mut func);
+        for c in 0..2u8 {
+            let v = b.effect(EffectOp::Builtin(Builtin::FragCoord(c)), &[], &[Type::F32])[0];
+            let slot = OutputSlot::Location {
+                location: 0,
+                component: c,
+            };
+            b.effect(EffectOp::Output(slot), &[v], &[]);
+        }
+        b.return_();
+        let clear = [9.0, 8.0, 7.0, 6.0];
+        let t0 = OutputKey::Target { location: 0 };
+        let t1 = OutputKey::Target { location: 1 };
+        let launch = Launch {
+            case: "t".into(),
+            stage: LaunchStage::Fragment(FragmentGrid::new(3, 2).with_clear(clear)),
+            buffers: Vec::new(),
+            push: Vec::new(),
+            textures: Vec::new(),
+            outputs: vec![spec(t0, 96), spec(t1, 96)],
+        };
+        let out = G13::new(OptLevel::O0)
+            .execute(&func, &launch)
+            .expect("runs");
+        let t0 = floats(out.get(&t0).expect("target 0"));
+        // Pixel (2, 1) is the sixth: centre (2.5, 1.5); z and w keep the clear colour.
+        assert_eq!(t0[20..24], [2.5, 1.5, 7.0, 6.0]);
+        assert_eq!(t0[0..2], [0.5, 0.5]);
+        let t1 = floats(out.get(&t1).expect("target 1"));
+        assert!(t1.chunks(4).all(|px| px == clear), "{t1:?}");
+    }
 }

@@ -1,0 +1,393 @@
+//! Every SPIR-V and TGSI corpus case compiled for the G13 at -O0 and at -O2, run in the
+//! simulator, and compared with the oracle's recorded outputs (lavapipe, softpipe) and with the
+//! reference interpreter's outputs, within the case's tolerances.
+//!
+//! Any simulator error (decode, execution, the register-cache hint sanitizer, the wait checks)
+//! fails the case with the error. The test prints one table per comparison and the summaries
+//! `g13 vs oracles: N passed, M failed` and `g13 vs interp: ...`, and passes only if every
+//! failure is covered by an allow-list entry that says why.
+//!
+//! Debugging: `AGXC_CASES=case1,case2` runs some cases (of both corpora);
+//! `AGXC_CORPUS_DIR=dir` is not honoured here (it names one language's corpus).
+
+use std::io::Write;
+use std::time::Instant;
+
+use agxc_tests::run::{
+    run_g13_corpus, Allowance, CorpusOptions, KnownDifference, Language, OptLevel, Table,
+};
+
+/// Oracle differences that no tolerance expresses, as in `interp_vs_lavapipe.rs`: the oracle
+/// or the corpus is at fault, so the G13 differs as the interpreter does. Keep in step with
+/// that file's list (the reasons are there in full).
+const SPIRV_ORACLE: &[KnownDifference] = &[
+    KnownDifference {
+        case: "sw_raytracing",
+        allowance: Allowance::Elements(3),
+        reason: "numerics: a ray meets two planes on their common edge; the winner depends on \
+                 the last bit of normalize() (see interp_vs_lavapipe.rs)",
+    },
+    KnownDifference {
+        case: "frag_switch_flat",
+        allowance: Allowance::AnyFailure,
+        reason: "launch model: the flat uint varying 0xDEADBEEF cannot be supplied through the \
+                 f32 varying model (see interp_vs_lavapipe.rs)",
+    },
+];
+
+/// As in `interp_vs_softpipe.rs`.
+const TGSI_ORACLE: &[KnownDifference] = &[
+    KnownDifference {
+        case: "shared_atomics",
+        allowance: Allowance::AnyFailure,
+        reason: "missing feature: the graph IR has no atomics (ATOMUADD is rejected)",
+    },
+    KnownDifference {
+        case: "ssbo_atomics",
+        allowance: Allowance::AnyFailure,
+        reason: "missing feature: the graph IR has no atomics (ATOMUADD is rejected)",
+    },
+    KnownDifference {
+        case: "frag_texture_gather",
+        allowance: Allowance::AnyFailure,
+        reason: "missing feature: the graph IR has no gather (TG4 is rejected)",
+    },
+    KnownDifference {
+        case: "comp_texture_lod",
+        allowance: Allowance::Elements(127),
+        reason: "oracle: softpipe's TXF takes the quad's first lane's LOD (see \
+                 interp_vs_softpipe.rs)",
+    },
+    KnownDifference {
+        case: "temp_array_dynamic",
+        allowance: Allowance::Elements(46),
+        reason: "oracle: softpipe's indirect TEMP store uses the quad's first lane's index (see \
+                 interp_vs_softpipe.rs)",
+    },
+    KnownDifference {
+        case: "frag_branches_loops",
+        allowance: Allowance::Elements(1024),
+        reason: "implementation-defined: coarse DDX from the quad's other row (see \
+                 interp_vs_softpipe.rs)",
+    },
+    KnownDifference {
+        case: "frag_derivatives",
+        allowance: Allowance::Elements(768),
+        reason: "implementation-defined: coarse derivatives from the quad's other row or column \
+                 (see interp_vs_softpipe.rs)",
+    },
+    KnownDifference {
+        case: "frag_texture_cube",
+        allowance: Allowance::Elements(178),
+        reason: "interpreter model: softpipe filters cube maps seamlessly (see \
+                 interp_vs_softpipe.rs)",
+    },
+];
+
+/// ERRATA.md ("Float behaviour"): "fp32 sources and results flush denormals to zero; fp16
+/// keeps denormals". The interpreter and both oracles keep f32 denormals, so every result with a
+/// denormal operand or result differs (e.g. float_specials: a = -denormal, a * b gives -0.0
+/// instead of -3.9999993; `b == 0.0` holds for a denormal b, so a / b divides by 3.0).
+const DENORMALS: &str = "G13 numerics: f32 denormals flush to zero (ERRATA.md, float behaviour)";
+
+/// At -O2 the G13 target's rules contract `fmul` + `fadd` into `fma` (one rounding instead of
+/// two), which SPIR-V allows for operations without `NoContraction` and GLSL for values not
+/// declared `precise`; the interpreter, lavapipe and softpipe round twice. Checked: the -O2
+/// disassembly has `fma`, the -O0 one none, and -O0 passes.
+const CONTRACTION: &str = "-O2 contracts fmul + fadd into fma (allowed without NoContraction / \
+                           precise); the case's tolerance assumes two roundings";
+
+/// Backend bug (reported to the backend owner in the g13exec report). Minimal repro, at -O0:
+/// ```text
+/// v3:i32, v4:i32 = loop v1, v2 {          // v1 = 0, v2 = 100
+/// block1(v5:i32, v6:i32):
+///     v8:i32 = iadd v5, 1
+///     if (sge v8, 3) { break v6, v8 } else { yield }
+///     continue v8, v6
+/// }
+/// store v4; store v3
+/// ```
+/// The interpreter gives v3 = 100, v4 = 3; the G13 gives v4 = 100: the second loop result is
+/// read from the register of loop parameter v6 (`device_store r2`), and the break never copies
+/// v8 into it (only `iadd r4, r2, 0` for v3). frag_branches_loops's `break acc, steps + 1`
+/// inside the loop's else branch hits it: `steps` comes back 0 in every lane that breaks there,
+/// so those pixels take the `steps == 0` colour.
+const LOOP_BREAK_BUG: &str = "backend bug: a loop break whose values are not the loop \
+                              parameters in order loses a result (repro in g13_vs_oracles.rs)";
+
+/// ERRATA.md: "`sqrt(x)` is computed as `x * rsqrt_special(x)`", which is not correctly
+/// rounded; `sqrt(x) + r[i]` lands up to 4 ulp from the correctly rounded result the
+/// interpreter and softpipe give, where the case allows 2.
+const SQRT: &str = "G13 numerics: sqrt as x * rsqrt(x) is not correctly rounded (ERRATA.md)";
+
+/// A G13-specific difference, at the levels where it shows. At a level it applies to, it
+/// replaces an oracle entry for the same case, so its bound counts every differing element.
+struct G13Difference {
+    levels: &'static [OptLevel],
+    known: KnownDifference,
+}
+
+/// Both levels.
+const BOTH: &[OptLevel] = &OptLevel::ALL;
+
+/// G13-specific differences from lavapipe: a numeric behaviour of the G13 (with the seed
+/// document that states it) or a backend bug (with its minimal repro in the reason).
+const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "float_specials",
+            allowance: Allowance::Elements(58),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: &[OptLevel::O2],
+        known: KnownDifference {
+            case: "float16_math",
+            allowance: Allowance::Elements(30),
+            reason: CONTRACTION,
+        },
+    },
+];
+
+/// As [`SPIRV_G13_VS_ORACLE`], for softpipe.
+const TGSI_G13_VS_ORACLE: &[G13Difference] = &[
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "cf_early_return",
+            allowance: Allowance::Elements(4),
+            reason: SQRT,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "float_compare",
+            allowance: Allowance::Elements(3),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "fmath_special_values",
+            allowance: Allowance::Elements(6),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: &[OptLevel::O2],
+        known: KnownDifference {
+            case: "frag_flat_int_ubo",
+            allowance: Allowance::Elements(20),
+            reason: CONTRACTION,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "frag_branches_loops",
+            allowance: Allowance::Elements(3680),
+            reason: "backend loop-break bug (2656 elements, see LOOP_BREAK_BUG), plus the \
+                     1024 coarse-derivative elements of interp_vs_softpipe.rs",
+        },
+    },
+];
+
+/// SPIR-V cases where the G13 may differ from the interpreter. A case the interpreter cannot
+/// run (it reports an error) appears here too: there is nothing to compare against.
+const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "float_specials",
+            allowance: Allowance::Elements(58),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: &[OptLevel::O2],
+        known: KnownDifference {
+            case: "float16_math",
+            allowance: Allowance::Elements(30),
+            reason: CONTRACTION,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "frag_switch_flat",
+            allowance: Allowance::AnyFailure,
+            reason:
+                "launch model: the flat uint varying 0xDEADBEEF cannot be given through the f32 \
+                     varying model, so neither executor runs (see interp_vs_lavapipe.rs)",
+        },
+    },
+];
+
+/// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
+const TGSI_G13_VS_INTERP: &[G13Difference] = &[
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "cf_early_return",
+            allowance: Allowance::Elements(4),
+            reason: SQRT,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "float_compare",
+            allowance: Allowance::Elements(3),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "fmath_special_values",
+            allowance: Allowance::Elements(6),
+            reason: DENORMALS,
+        },
+    },
+    G13Difference {
+        levels: &[OptLevel::O2],
+        known: KnownDifference {
+            case: "frag_flat_int_ubo",
+            allowance: Allowance::Elements(20),
+            reason: CONTRACTION,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "frag_branches_loops",
+            allowance: Allowance::Elements(2656),
+            reason: LOOP_BREAK_BUG,
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "frag_texture_gather",
+            allowance: Allowance::AnyFailure,
+            reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "shared_atomics",
+            allowance: Allowance::AnyFailure,
+            reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
+        },
+    },
+    G13Difference {
+        levels: BOTH,
+        known: KnownDifference {
+            case: "ssbo_atomics",
+            allowance: Allowance::AnyFailure,
+            reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
+        },
+    },
+];
+
+/// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
+fn announce(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// The allow-list at `level`: the G13 entries for that level, then the oracle entries for the
+/// other cases.
+fn allow_list(
+    oracle: &[KnownDifference],
+    g13: &[G13Difference],
+    level: OptLevel,
+) -> Vec<KnownDifference> {
+    let mut list: Vec<KnownDifference> = g13
+        .iter()
+        .filter(|d| d.levels.contains(&level))
+        .map(|d| d.known)
+        .collect();
+    list.extend(
+        oracle
+            .iter()
+            .filter(|k| list.iter().all(|g| g.case != k.case))
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    list
+}
+
+#[test]
+fn g13_matches_oracles_and_interpreter() {
+    let start = Instant::now();
+    let options = CorpusOptions {
+        dir: None,
+        ..CorpusOptions::from_env()
+    };
+    let mut totals = [(0, 0); 2];
+    let mut problems = String::new();
+    for (language, oracle, g13_vs_oracle, g13_vs_interp) in [
+        (
+            Language::Spirv,
+            SPIRV_ORACLE,
+            SPIRV_G13_VS_ORACLE,
+            SPIRV_G13_VS_INTERP,
+        ),
+        (
+            Language::Tgsi,
+            TGSI_ORACLE,
+            TGSI_G13_VS_ORACLE,
+            TGSI_G13_VS_INTERP,
+        ),
+    ] {
+        let runs = run_g13_corpus(language, &OptLevel::ALL, &options)
+            .unwrap_or_else(|e| panic!("the {} corpus loads: {e}", language.name()));
+        for run in &runs {
+            let checks = [
+                (
+                    language.oracle(),
+                    &run.vs_oracle,
+                    allow_list(oracle, g13_vs_oracle, run.level),
+                ),
+                (
+                    "interp",
+                    &run.vs_interp,
+                    allow_list(&[], g13_vs_interp, run.level),
+                ),
+            ];
+            for (i, (against, corpus_run, known)) in checks.into_iter().enumerate() {
+                let title = format!(
+                    "g13 {} vs {against} ({} corpus)",
+                    run.level,
+                    language.name()
+                );
+                announce(&format!("{title}\n{}", Table(&corpus_run.reports)));
+                let verdict = corpus_run.judge(&known);
+                announce(&format!(
+                    "{title}: {} passed, {} failed ({} of them known differences)\n",
+                    verdict.passed, verdict.failed, verdict.allowed
+                ));
+                totals[i].0 += verdict.passed;
+                totals[i].1 += verdict.failed;
+                if !verdict.ok() {
+                    problems.push_str(&format!("{title}:\n{verdict}\n"));
+                }
+            }
+        }
+    }
+    announce(&format!(
+        "g13 vs oracles: {} passed, {} failed\ng13 vs interp: {} passed, {} failed\n\
+         ({:.1} s)",
+        totals[0].0,
+        totals[0].1,
+        totals[1].0,
+        totals[1].1,
+        start.elapsed().as_secs_f64()
+    ));
+    assert!(problems.is_empty(), "{problems}");
+}
