@@ -65,8 +65,10 @@ impl Property<'_> {
 /// A passing case's statistics.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pass {
-    /// Output bytes by how they were compared.
+    /// What was compared.
     pub coverage: Coverage,
+    /// Instructions in the generated function.
+    pub insts: usize,
     /// Branch conditions that may flip.
     pub flips: u32,
     /// The optimizer gave up and returned its input (its report's `fallback`).
@@ -142,7 +144,19 @@ fn reference(case: &Case, func: &Function, model: &ErrorModel) -> Result<ShadowR
 
 /// Checks `property` on `case`; `dumps` asks for the e-graph DOT (slow: only for reports).
 pub fn check(case: &Case, property: Property<'_>, dumps: bool) -> Outcome {
-    let func = case.recipe.lower();
+    check_function(case, &case.recipe.lower(), property, dumps)
+}
+
+/// Checks `property` on `func` (a compute function in the generated programs' buffer layout,
+/// with `case.recipe`'s workgroup size, such as a counterexample's IR read back with
+/// `parse_function`) with `case`'s inputs.
+pub fn check_function(
+    case: &Case,
+    func: &Function,
+    property: Property<'_>,
+    dumps: bool,
+) -> Outcome {
+    let func = func.clone();
     let model = property.model();
     let shadow = match reference(case, &func, &model) {
         Ok(s) => s,
@@ -210,7 +224,7 @@ pub fn check(case: &Case, property: Property<'_>, dumps: bool) -> Outcome {
         }
     };
     failure.got = got;
-    match compare(&shadow.output, &failure.got, &shadow.tolerances) {
+    match compare(&shadow.output, &failure.got, &shadow.tolerances, model.g13) {
         Some(m) => {
             failure.mismatch = Some(m);
             fail(failure, "the outputs differ".into())
@@ -219,6 +233,7 @@ pub fn check(case: &Case, property: Property<'_>, dumps: bool) -> Outcome {
             coverage: shadow.tolerances.coverage(),
             flips: shadow.flips,
             fallback,
+            insts: failure.reference.inst_count(),
         }),
     }
 }

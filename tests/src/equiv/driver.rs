@@ -8,7 +8,7 @@
 //! - `AGXC_EQUIV_DIR`: where failure directories go (default `target/equiv-failures`).
 //!
 //! The first failing case is shrunk (smaller programs, then simpler inputs, keeping any
-//! candidate that still fails, within [`SHRINK_BUDGET`] checks) and reported
+//! candidate that still fails, within [`SHRINK_BUDGET`] checks and [`SHRINK_TIME`]) and reported
 //! ([`crate::equiv::report`]); the run goes on counting mismatches over the remaining cases
 //! without shrinking them.
 
@@ -26,6 +26,10 @@ pub const DEFAULT_SEED: u64 = 0x0a9c_e001;
 
 /// Checks shrinking may spend on one failure.
 pub const SHRINK_BUDGET: usize = 4000;
+
+/// Time shrinking may spend on one failure: a candidate that loops until the simulator's step
+/// limit takes seconds to check, so the check budget alone could take hours.
+pub const SHRINK_TIME: Duration = Duration::from_secs(120);
 
 /// How a property run is configured.
 #[derive(Clone, Debug)]
@@ -96,12 +100,14 @@ pub struct Summary {
     pub harness_errors: u64,
     /// The first harness error.
     pub first_harness_error: Option<String>,
-    /// Output bytes by how they were compared, over the passing cases.
+    /// What was compared, over the passing cases.
     pub coverage: Coverage,
     /// Uncertain branch conditions over all passing cases.
     pub flips: u64,
     /// Cases where the optimizer fell back to its input.
     pub fallbacks: u64,
+    /// Instructions of the generated functions, summed.
+    pub insts: u64,
     /// The first failure, shrunk.
     pub counterexample: Option<Counterexample>,
     /// Wall time.
@@ -111,23 +117,51 @@ pub struct Summary {
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.coverage;
-        let total = (c.exact + c.bounded + c.unknown).max(1) as f64;
+        let stored = (c.exact + c.bounded + c.unknown).max(1) as f64;
+        let pct = |n: u64| 100.0 * n as f64 / stored;
         write!(
             f,
-            "equiv {}: {} programs, {} mismatches, {} harness errors ({:.1}s; output bytes \
-             compared exactly {:.1}%, within a bound {:.1}%, not compared {:.1}%; {} uncertain \
-             branches; {} optimizer fallbacks)",
+            "equiv {}: {} programs, {} mismatches, {} harness errors ({:.1}s; {:.1} instructions \
+             per program; of {} stored values, {:.1}% compared exactly, {:.1}% within a bound, \
+             {:.1}% not compared; {} output bytes not compared after {} uncertain branches; {} \
+             optimizer fallbacks)",
             self.property,
             self.programs,
             self.mismatches,
             self.harness_errors,
             self.elapsed.as_secs_f64(),
-            100.0 * c.exact as f64 / total,
-            100.0 * c.bounded as f64 / total,
-            100.0 * c.unknown as f64 / total,
+            self.insts as f64 / self.programs.max(1) as f64,
+            c.exact + c.bounded + c.unknown,
+            pct(c.exact),
+            pct(c.bounded),
+            pct(c.unknown),
+            c.unknown_bytes,
             self.flips,
             self.fallbacks
         )
+    }
+}
+
+impl Summary {
+    /// Prints the summary line to stderr, past the test harness's output capture (which only
+    /// catches the `print!` macros), so that every run shows its count.
+    pub fn print(&self) {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "{self}");
+    }
+
+    /// Panics with the shrunk counterexample's report or the first harness error, if any.
+    pub fn assert_clean(&self) {
+        if let Some(c) = &self.counterexample {
+            panic!(
+                "{} of {} programs failed; the first, shrunk:\n{}",
+                self.mismatches, self.programs, c.report
+            );
+        }
+        if let Some(e) = &self.first_harness_error {
+            panic!("the harness could not check a case: {e}");
+        }
+        assert_eq!((self.mismatches, self.harness_errors), (0, 0));
     }
 }
 
@@ -147,6 +181,7 @@ pub fn run(property: Property<'_>, config: &Config, settings: &Settings) -> Summ
                 summary.coverage += p.coverage;
                 summary.flips += u64::from(p.flips);
                 summary.fallbacks += u64::from(p.fallback);
+                summary.insts += p.insts as u64;
             }
             Outcome::Fail(failure) => {
                 summary.mismatches += 1;
@@ -158,10 +193,8 @@ pub fn run(property: Property<'_>, config: &Config, settings: &Settings) -> Summ
             Outcome::Harness(e) => {
                 summary.harness_errors += 1;
                 if summary.first_harness_error.is_none() {
-                    summary.first_harness_error = Some(format!(
-                        "seed {seed:#x}: {e}\n{}",
-                        case.recipe.lower()
-                    ));
+                    summary.first_harness_error =
+                        Some(format!("seed {seed:#x}: {e}\n{}", case.recipe.lower()));
                 }
             }
         }
@@ -184,11 +217,18 @@ pub fn counterexample(
         Outcome::Fail(f) => f,
         _ => failure,
     };
-    let text = report::text(&property.name(), seed, &case, &failure);
+    let text = report::text(&property.name(), Some(seed), &case, &failure);
     eprintln!("{text}");
-    let dir = report::write(&settings.dir, &property.name(), seed, &case, &failure, &text)
-        .map_err(|e| eprintln!("equiv: could not write the failure directory: {e}"))
-        .ok();
+    let dir = report::write(
+        &settings.dir,
+        &property.name(),
+        seed,
+        &case,
+        &failure,
+        &text,
+    )
+    .map_err(|e| eprintln!("equiv: could not write the failure directory: {e}"))
+    .ok();
     if let Some(d) = &dir {
         eprintln!("equiv: failure files in {}", d.display());
     }
@@ -202,17 +242,18 @@ pub fn counterexample(
 }
 
 /// Greedy shrinking: take the first smaller candidate that still fails, until none does or
-/// the budget of [`SHRINK_BUDGET`] checks is spent. Returns the smallest failing case and its
-/// failure.
+/// the budget of [`SHRINK_BUDGET`] checks or [`SHRINK_TIME`] is spent. Returns the smallest
+/// failing case and its failure.
 pub fn shrink(
     mut case: Case,
     mut failure: Box<Failure>,
     property: Property<'_>,
 ) -> (Case, Box<Failure>) {
     let mut budget = SHRINK_BUDGET;
+    let start = Instant::now();
     'outer: while budget > 0 {
         for candidate in case.shrink() {
-            if budget == 0 {
+            if budget == 0 || start.elapsed() > SHRINK_TIME {
                 break 'outer;
             }
             budget -= 1;

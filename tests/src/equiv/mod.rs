@@ -54,6 +54,6 @@ pub mod model;
 pub mod report;
 
 pub use case::Case;
-pub use check::{check, OptLevel, Outcome, Property};
+pub use check::{check, check_function, OptLevel, Outcome, Property};
 pub use driver::{run, Settings, Summary};
 pub use model::ErrorModel;

@@ -56,7 +56,10 @@ pub const INEXACT_RULES: &[(&str, &str)] = &[
     // Gradient samples to explicit LOD: generated programs sample with an explicit LOD only,
     // which no inexact texture rule rewrites.
     ("txd-to-txl", "none: gradient samples are not generated"),
-    ("txd-cube-to-txl", "none: gradient samples are not generated"),
+    (
+        "txd-cube-to-txl",
+        "none: gradient samples are not generated",
+    ),
     // The G13's sine-unit lowering (f32) and its f16 form through f32.
     ("sin-to-sin-pt", "sin"),
     ("cos-to-sin-pt", "cos"),
@@ -69,10 +72,11 @@ pub const INEXACT_RULES: &[(&str, &str)] = &[
 /// Which sources of difference an implementation under test has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ErrorModel {
-    /// Optimizer rewrites (the generic rules, and the G13's if `sine_unit`).
+    /// Optimizer rewrites (the generic rules, and the G13's if `g13_rules`).
     pub rewrites: bool,
-    /// sin and cos are lowered to the G13's sine unit.
-    pub sine_unit: bool,
+    /// The G13 target's lowerings: sin and cos through the sine unit, sqrt through
+    /// `rsqrt_special`.
+    pub g13_rules: bool,
     /// The G13 hardware and backend: flushing, transcendental precision.
     pub g13: bool,
 }
@@ -81,13 +85,13 @@ impl ErrorModel {
     /// The optimizer with the generic target.
     pub const GENERIC_OPT: ErrorModel = ErrorModel {
         rewrites: true,
-        sine_unit: false,
+        g13_rules: false,
         g13: false,
     };
     /// The optimizer with the G13 target.
     pub const G13_OPT: ErrorModel = ErrorModel {
         rewrites: true,
-        sine_unit: true,
+        g13_rules: true,
         g13: false,
     };
     /// The backend and simulator, at -O0 and -O2 alike: the optimizer's rewrites (at -O2) and
@@ -95,7 +99,7 @@ impl ErrorModel {
     /// selection may contract `a * b + c` as SPIR-V and TGSI allow) plus the hardware.
     pub const G13: ErrorModel = ErrorModel {
         rewrites: true,
-        sine_unit: true,
+        g13_rules: true,
         g13: true,
     };
 
@@ -131,7 +135,9 @@ impl ErrorModel {
         // An infinite result from finite, non-zero operands overflowed: an implementation that
         // rounds differently near the largest finite value may stay finite.
         let overflowed = r.as_f64().is_infinite()
-            && args.iter().all(|a| a.as_f64().is_finite() && a.as_f64() != 0.0);
+            && args
+                .iter()
+                .all(|a| a.as_f64().is_finite() && a.as_f64() != 0.0);
         let mut e = 0.0;
         if self.rewrites {
             e += match op {
@@ -144,11 +150,11 @@ impl ErrorModel {
                 }
                 PureOp::Fdiv | PureOp::Rcp => ulps(2.0),
                 PureOp::Pow => ulps(1.0),
-                PureOp::Sqrt if self.sine_unit => ulps(2.0),
+                PureOp::Sqrt if self.g13_rules => ulps(2.0),
                 _ => 0.0,
             };
         }
-        if self.sine_unit && matches!(op, PureOp::Sin | PureOp::Cos) {
+        if self.g13_rules && matches!(op, PureOp::Sin | PureOp::Cos) {
             let x = args[0].as_f64().abs();
             let f32_error = (SIN_COS_BASE + x * SIN_COS_SLOPE).min(2.0);
             // f16 goes through f32 and rounds once more.
@@ -201,13 +207,20 @@ impl ErrorModel {
                     f32_ulps(3.0)
                 }
             }
-            // x * rsqrt_special(x): two roundings.
-            PureOp::Sqrt => f32_ulps(2.0),
+            // sqrt is x * rsqrt_special(x), as the G13 target's rule has it: counted with the
+            // rewrites (`g13_rules`).
             // exp2(y * log2(x)) (Vulkan: inherited): log2's relative error and the product's
-            // rounding scale by |y log2 x| through exp2, which adds its own.
+            // rounding scale by |y log2 x| through exp2, which adds its own. GLSL leaves pow
+            // undefined for x < 0 and for x = 0, y <= 0 (GLSL 4.60, 8.2 "Exponential
+            // Functions"), and exp2(y log2 x) does not give IEEE pow's special cases for
+            // infinite or NaN operands (pow(1, NaN) = 1, but 0 * log2(1) * NaN is NaN): all
+            // unknown.
             PureOp::Pow => {
                 let y = args.get(1).map_or(0.0, |a| a.as_f64());
-                let t = (y * x.abs().log2()).abs();
+                if !(x > 0.0 && x.is_finite() && y.is_finite()) {
+                    return UNKNOWN;
+                }
+                let t = (y * x.log2()).abs();
                 if t.is_finite() {
                     f32_ulps(3.0 + 2.0 * t) + hi * core::f64::consts::LN_2 * t * 2f64.powi(-21)
                 } else {
@@ -322,7 +335,13 @@ mod tests {
     fn fusion_is_half_an_ulp_of_the_product_and_unknown_on_overflow() {
         let m = ErrorModel::GENERIC_OPT;
         let args = [Const::f32(3.0), Const::f32(0.5)];
-        let e = m.local(PureOp::Fmul, InstFlags::NONE, &args, Const::f32(1.5), (1.5, 1.5));
+        let e = m.local(
+            PureOp::Fmul,
+            InstFlags::NONE,
+            &args,
+            Const::f32(1.5),
+            (1.5, 1.5),
+        );
         assert_eq!(e, 0.5 * f64::from(f32::EPSILON));
         let e = m.local(
             PureOp::Fmul,
@@ -334,7 +353,13 @@ mod tests {
         assert_eq!(e, 0.0);
         let big = [Const::f32(f32::MAX), Const::f32(2.0)];
         let inf = Const::f32(f32::INFINITY);
-        let e = m.local(PureOp::Fmul, InstFlags::NONE, &big, inf, (f64::INFINITY, f64::INFINITY));
+        let e = m.local(
+            PureOp::Fmul,
+            InstFlags::NONE,
+            &big,
+            inf,
+            (f64::INFINITY, f64::INFINITY),
+        );
         assert_eq!(e, UNKNOWN);
     }
 }

@@ -13,13 +13,17 @@ use agxc_egraph::ir::arbitrary::{INVOCATION_BYTES, SLOT_BYTES};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The report text.
-pub fn text(property: &str, seed: u64, case: &Case, failure: &Failure) -> String {
+/// The report text; `seed` is the random case's (none for a case built by hand).
+pub fn text(property: &str, seed: Option<u64>, case: &Case, failure: &Failure) -> String {
     let mut s = String::new();
+    let origin = match seed {
+        Some(seed) => format!("seed {seed:#x}; shrunk to"),
+        None => "a given case of".into(),
+    };
     let _ = writeln!(
         s,
-        "equiv {property}: FAILURE (seed {seed:#x}; shrunk to {} statements, {} instructions \
-         besides the prelude and epilogue)",
+        "equiv {property}: FAILURE ({origin} {} statements, {} instructions besides the \
+         prelude and epilogue)",
         case.recipe.size(),
         case.recipe.body_insts()
     );
@@ -32,11 +36,17 @@ pub fn text(property: &str, seed: u64, case: &Case, failure: &Failure) -> String
             "first difference: invocation {invocation}, output slot {slot}, {m}"
         );
     }
+    if let Some(seed) = seed {
+        let _ = writeln!(
+            s,
+            "reproduce: AGXC_EQUIV_SEED={seed:#x} AGXC_EQUIV_CASES=1 (the unshrunk case)"
+        );
+    }
     let _ = writeln!(
         s,
-        "reproduce: AGXC_EQUIV_SEED={seed:#x} AGXC_EQUIV_CASES=1 (the unshrunk case)"
+        "--- shader (IR before optimization) ---\n{}",
+        failure.reference
     );
-    let _ = writeln!(s, "--- shader (IR before optimization) ---\n{}", failure.reference);
     if let Some(opt) = &failure.optimized {
         let _ = writeln!(s, "--- IR after optimization ---\n{opt}");
     }

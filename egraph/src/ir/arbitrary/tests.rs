@@ -273,6 +273,10 @@ fn texture_programs_sample_fetch_and_run_with_the_documented_resources() {
     for _ in 0..150 {
         let func = Recipe::generate(&mut g, &config).lower();
         verify(&func).unwrap();
+        // Samples and fetches print and parse back like everything else.
+        let text = func.to_string();
+        let parsed = parse_function(&text, &OpRegistry::new()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed.to_string(), text);
         for op in ops_of(&func) {
             match op {
                 Op::Effect(EffectOp::Sample(_)) => samples += 1,

@@ -10,8 +10,8 @@ use super::{read_scalar, Layout, ShadowError, ShadowRun, Sv, Tolerances};
 use crate::equiv::model::{ErrorModel, UNKNOWN};
 use agxc_egraph::interp::{run_compute, Limits, Resources};
 use agxc_egraph::ir::{
-    AddressSpace, Binding, Block, Builder, Builtin, Const, EffectOp, Function, Inst, MemAccess,
-    Op, Stage, Type, Value,
+    AddressSpace, Binding, Block, Builder, Builtin, Const, EffectOp, Function, Inst, MemAccess, Op,
+    Stage, Type, Value,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -94,7 +94,11 @@ fn branchy_ifs(func: &Function) -> HashSet<Inst> {
             let data = &func.insts[inst];
             let here = matches!(
                 data.op,
-                Op::Effect(EffectOp::Store(_)) | Op::Break | Op::Continue | Op::Return | Op::Discard
+                Op::Effect(EffectOp::Store(_))
+                    | Op::Break
+                    | Op::Continue
+                    | Op::Return
+                    | Op::Discard
             );
             let mut inner = false;
             for &b in &data.blocks {
@@ -278,7 +282,12 @@ impl Machine<'_> {
         })
     }
 
-    fn effect(&mut self, inv: &mut Invocation, inst: Inst, op: EffectOp) -> Result<(), ShadowError> {
+    fn effect(
+        &mut self,
+        inv: &mut Invocation,
+        inst: Inst,
+        op: EffectOp,
+    ) -> Result<(), ShadowError> {
         let unsupported = |what: &str| ShadowError::Unsupported {
             inst,
             what: what.to_string(),
@@ -317,7 +326,9 @@ impl Machine<'_> {
                     .map_err(|source| ShadowError::Texture { inst, source })?;
                 let uncertain = args.iter().any(|a| a.e != 0.0)
                     || (self.model.g13
-                        && vals.iter().any(|v| v.ty().is_float() && !v.as_f64().is_finite()));
+                        && vals
+                            .iter()
+                            .any(|v| v.ty().is_float() && !v.as_f64().is_finite()));
                 let e = if uncertain {
                     UNKNOWN
                 } else {
@@ -336,7 +347,12 @@ impl Machine<'_> {
     }
 
     /// The byte address of an access, if its offset operand is exact.
-    fn address(&self, inv: &Invocation, inst: Inst, access: MemAccess) -> Result<(i64, bool), ShadowError> {
+    fn address(
+        &self,
+        inv: &Invocation,
+        inst: Inst,
+        access: MemAccess,
+    ) -> Result<(i64, bool), ShadowError> {
         let offset = self.get(inv, inst, self.func.insts[inst].args[0])?;
         let at = i64::from(offset.v.as_u64() as u32 as i32) + i64::from(access.offset);
         Ok((at, offset.e == 0.0))
@@ -352,7 +368,12 @@ impl Machine<'_> {
         }
     }
 
-    fn load(&mut self, inv: &mut Invocation, inst: Inst, access: MemAccess) -> Result<(), ShadowError> {
+    fn load(
+        &mut self,
+        inv: &mut Invocation,
+        inst: Inst,
+        access: MemAccess,
+    ) -> Result<(), ShadowError> {
         let binding = Self::binding(inst, access)?;
         if binding == self.layout.output {
             return Err(ShadowError::Unsupported {
@@ -384,7 +405,12 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn store(&mut self, inv: &mut Invocation, inst: Inst, access: MemAccess) -> Result<(), ShadowError> {
+    fn store(
+        &mut self,
+        inv: &mut Invocation,
+        inst: Inst,
+        access: MemAccess,
+    ) -> Result<(), ShadowError> {
         let binding = Self::binding(inst, access)?;
         if binding != self.layout.output {
             return Err(ShadowError::Unsupported {

@@ -90,14 +90,14 @@ pub struct Tolerances {
 }
 
 impl Tolerances {
-    fn new(len: usize) -> Tolerances {
+    pub(crate) fn new(len: usize) -> Tolerances {
         Tolerances {
             bytes: vec![ByteBound::Initial; len],
             elements: Vec::new(),
         }
     }
 
-    fn store(&mut self, offset: usize, value: Const, bound: f64) {
+    pub(crate) fn store(&mut self, offset: usize, value: Const, bound: f64) {
         let index = self.elements.len();
         let element = Element {
             offset,
@@ -112,41 +112,52 @@ impl Tolerances {
         self.elements.push(element);
     }
 
-    fn forget(&mut self, range: core::ops::Range<usize>) {
+    pub(crate) fn forget(&mut self, range: core::ops::Range<usize>) {
         let end = range.end.min(self.bytes.len());
         for slot in &mut self.bytes[range.start.min(end)..end] {
             *slot = ByteBound::Unknown;
         }
     }
 
-    /// How many output bytes are exact (initial contents or a stored element with bound 0),
-    /// within a finite bound, and unknown.
+    /// How the stored values that survive to the end (not overwritten) are compared, and how
+    /// many output bytes are unknown.
     pub fn coverage(&self) -> Coverage {
         let mut c = Coverage::default();
-        for b in &self.bytes {
-            match *b {
-                ByteBound::Initial => c.exact += 1,
-                ByteBound::Element(i) => match self.elements[i].bound {
-                    e if e == 0.0 => c.exact += 1,
-                    e if e.is_finite() => c.bounded += 1,
-                    _ => c.unknown += 1,
-                },
-                ByteBound::Unknown => c.unknown += 1,
+        for (k, el) in self.elements.iter().enumerate() {
+            let intact = el
+                .range()
+                .all(|b| self.bytes.get(b) == Some(&ByteBound::Element(k)));
+            if !intact {
+                continue;
+            }
+            if el.bound == 0.0 {
+                c.exact += 1;
+            } else if el.bound.is_finite() {
+                c.bounded += 1;
+            } else {
+                c.unknown += 1;
             }
         }
+        c.unknown_bytes = self
+            .bytes
+            .iter()
+            .filter(|&&b| b == ByteBound::Unknown)
+            .count() as u64;
         c
     }
 }
 
-/// Output bytes by what the comparison checks.
+/// What the comparison of one or more runs checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
-    /// Compared exactly.
+    /// Stored values compared exactly.
     pub exact: u64,
-    /// Compared within a finite bound.
+    /// Stored values compared within a finite bound.
     pub bounded: u64,
-    /// Not compared.
+    /// Stored values not compared (unknown bound).
     pub unknown: u64,
+    /// Output bytes not compared because control flow may have gone another way.
+    pub unknown_bytes: u64,
 }
 
 impl core::ops::AddAssign for Coverage {
@@ -154,6 +165,7 @@ impl core::ops::AddAssign for Coverage {
         self.exact += o.exact;
         self.bounded += o.bounded;
         self.unknown += o.unknown;
+        self.unknown_bytes += o.unknown_bytes;
     }
 }
 
@@ -189,7 +201,9 @@ pub enum ShadowError {
         binding: Binding,
     },
     /// An access outside its buffer or misaligned.
-    #[error("{inst}: {size}-byte access at byte {offset} of {binding} is out of bounds or misaligned")]
+    #[error(
+        "{inst}: {size}-byte access at byte {offset} of {binding} is out of bounds or misaligned"
+    )]
     BadAccess {
         /// The instruction.
         inst: Inst,

@@ -341,7 +341,7 @@ mod tests {
 
     const NONE: ErrorModel = ErrorModel {
         rewrites: false,
-        sine_unit: false,
+        g13_rules: false,
         g13: false,
     };
 
@@ -416,7 +416,10 @@ mod tests {
     fn a_nan_with_a_finite_bound_stays_nan() {
         let r = run(
             PureOp::Fadd,
-            &[fuzzy(Const::f32(f32::NAN), 1.0), fuzzy(Const::f32(1.0), 0.5)],
+            &[
+                fuzzy(Const::f32(f32::NAN), 1.0),
+                fuzzy(Const::f32(1.0), 0.5),
+            ],
             Type::F32,
         );
         assert!(r.v.is_nan());
@@ -427,7 +430,10 @@ mod tests {
     fn infinity_times_an_interval_through_zero_is_unknown() {
         let r = run(
             PureOp::Fmul,
-            &[exact(Const::f32(f32::INFINITY)), fuzzy(Const::f32(0.5), 1.0)],
+            &[
+                exact(Const::f32(f32::INFINITY)),
+                fuzzy(Const::f32(0.5), 1.0),
+            ],
             Type::F32,
         );
         assert!(r.e.is_infinite());
@@ -460,7 +466,10 @@ mod tests {
         let x = 1.0 + 2f64.powi(-12);
         assert_eq!(outward(Type::F16, x, true).as_f64(), 1.0 + 2f64.powi(-10));
         assert_eq!(outward(Type::F16, x, false).as_f64(), 1.0);
-        assert_eq!(outward(Type::F16, -x, false).as_f64(), -1.0 - 2f64.powi(-10));
+        assert_eq!(
+            outward(Type::F16, -x, false).as_f64(),
+            -1.0 - 2f64.powi(-10)
+        );
         assert_eq!(outward(Type::F16, 1e9, true).as_f64(), 65504.0);
     }
 }
