@@ -432,3 +432,110 @@ impl fmt::Display for Abi {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agxc_egraph::ir::{parse_function, OpRegistry};
+
+    fn abi(text: &str) -> Abi {
+        let f = match parse_function(text, &OpRegistry::new()) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        };
+        match Abi::for_function(&f) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn addresses_come_first_in_even_pairs_then_words() {
+        let a = abi("function @f compute {
+             block0:
+                 v0:i32 = const 8
+                 v1:f32 = load push [v0]
+                 v2:i32 = buffer_size (0, 3)
+                 v3:f32 = load storage(1, 0) [v2]
+                 v4:i32 = builtin num_workgroups.y
+                 store storage(0, 3) [v4], v1
+                 return
+             }");
+        let layout: Vec<(u16, UniformContent)> =
+            a.uniforms.iter().map(|s| (s.index, s.content)).collect();
+        assert_eq!(
+            layout,
+            [
+                (0, UniformContent::BufferAddress(Binding::new(0, 3))),
+                (2, UniformContent::BufferAddress(Binding::new(1, 0))),
+                (4, UniformContent::BufferSize(Binding::new(0, 3))),
+                // Push constants at constant offsets up to byte 12: three words.
+                (5, UniformContent::PushWord(0)),
+                (6, UniformContent::PushWord(1)),
+                (7, UniformContent::PushWord(2)),
+                (8, UniformContent::NumWorkgroups(1)),
+            ]
+        );
+        assert_eq!(a.uniform_words(), 9);
+    }
+
+    #[test]
+    fn dynamic_push_offsets_use_memory_and_textures_get_slots() {
+        let a = abi("function @f fragment {
+             block0:
+                 v0:f32 = input 2.x flat
+                 v1:i32 = f2s v0
+                 v2:f32 = load push [v1]
+                 v3:f32, v4:f32, v5:f32, v6:f32 = sample 2d tex(0, 5) sampler(0, 5) implicit v0, v2
+                 v7:f32, v8:f32, v9:f32, v10:f32 = sample 2d tex(0, 2) sampler(0, 9) implicit v0, v2
+                 output 1.x v3
+                 output 3.y v7
+                 output frag_depth v2
+                 return
+             }");
+        assert_eq!(a.uniform(UniformContent::PushAddress), Some(0));
+        assert_eq!(
+            a.textures,
+            [(Binding::new(0, 2), 0), (Binding::new(0, 5), 1)]
+        );
+        assert_eq!(
+            a.samplers,
+            [(Binding::new(0, 5), 0), (Binding::new(0, 9), 1)]
+        );
+        assert_eq!(a.varyings, [2]);
+        assert_eq!(a.flat_varyings, [2]);
+        // Depth goes to the target after the highest colour location.
+        assert_eq!(a.depth_target, Some(4));
+        assert_eq!(a.render_targets, [1, 3, 4]);
+    }
+
+    #[test]
+    fn vertex_outputs_are_one_array_per_location() {
+        let a = abi("function @v vertex {
+             block0:
+                 v0:f32 = input 0.x flat
+                 output position.x v0
+                 output position.w v0
+                 output 2.y v0
+                 output 2.z v0
+                 return
+             }");
+        let arrays: Vec<UniformContent> = a
+            .uniforms
+            .iter()
+            .map(|s| s.content)
+            .filter(|c| matches!(c, UniformContent::VertexOutput(_)))
+            .collect();
+        assert_eq!(
+            arrays,
+            [
+                UniformContent::VertexOutput(OutputSlot::Location {
+                    location: 2,
+                    component: 0
+                }),
+                UniformContent::VertexOutput(OutputSlot::Position(0)),
+            ]
+        );
+        assert!(a.uniform(UniformContent::VertexCount).is_some());
+    }
+}

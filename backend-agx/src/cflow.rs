@@ -48,8 +48,51 @@ pub enum Lowered {
     Instr(Instr<PReg>),
     /// `sample_mask 1, 0` (encoded by `emit`).
     SampleMask,
+    /// `simd_shuffle dst, src, lane` (encoded by `emit`).
+    Shuffle {
+        /// Destination.
+        dst: PReg,
+        /// Source.
+        src: PReg,
+        /// Lane index register (16 bits).
+        lane: PReg,
+    },
     /// A jump target.
     Label(Label),
+}
+
+impl std::fmt::Display for Lowered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lowered::Instr(i) => write!(f, "{i}"),
+            Lowered::SampleMask => f.write_str("sample_mask 1, 0"),
+            Lowered::Shuffle { dst, src, lane } => write!(f, "simd_shuffle {dst}, {src}, {lane}"),
+            Lowered::Label(l) => write!(f, "{l}:"),
+        }
+    }
+}
+
+impl Lowered {
+    /// Calls `f` for every register read.
+    pub fn for_each_use(&self, mut f: impl FnMut(&PReg)) {
+        match self {
+            Lowered::Instr(i) => i.for_each_use(f),
+            Lowered::Shuffle { src, lane, .. } => {
+                f(src);
+                f(lane);
+            }
+            _ => {}
+        }
+    }
+
+    /// Calls `f` for every register written.
+    pub fn for_each_def(&self, mut f: impl FnMut(&PReg)) {
+        match self {
+            Lowered::Instr(i) => i.for_each_def(f),
+            Lowered::Shuffle { dst, .. } => f(dst),
+            _ => {}
+        }
+    }
 }
 
 /// Lowers structured code to exec-mask stack code with labels.
@@ -108,6 +151,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
         match *inst {
             MInst::Op(op) => out.push(Lowered::Instr(op)),
             MInst::SampleMask => out.push(Lowered::SampleMask),
+            MInst::QuadShuffle { dst, src, lane } => out.push(Lowered::Shuffle { dst, src, lane }),
             MInst::If { cmp, invert } => {
                 let (else_label, end_label) = (new_label(), new_label());
                 out.push(stack(StackOp::If, cmp, invert, 1));
@@ -273,13 +317,7 @@ mod tests {
     use crate::isa::{Dst, FSrc, Precision};
 
     fn text(code: &[Lowered]) -> Vec<String> {
-        code.iter()
-            .map(|l| match l {
-                Lowered::Instr(i) => i.to_string(),
-                Lowered::SampleMask => "sample_mask 1, 0".into(),
-                Lowered::Label(l) => format!("{l}:"),
-            })
-            .collect()
+        code.iter().map(|l| l.to_string()).collect()
     }
 
     fn op() -> MInst<PReg> {

@@ -5,7 +5,8 @@
 //!     │ isel      instruction selection: every IR operation to G13 instructions over
 //!     │           virtual register groups; structured control flow kept as pseudo-ops
 //!     ▼
-//!  MFunction ── sched ──► MFunction      list scheduling per straight-line block
+//!  MFunction ── collect ──► sched ──►    copies into register runs coalesced; list
+//!                                        scheduling per straight-line block
 //!     │ regalloc  linear scan in 16-bit units, aligned groups, spilling to the stack
 //!     ▼
 //!  [MInst<PReg>] ── hints ──►            register-cache discard/cache hints
@@ -19,9 +20,9 @@
 //!
 //! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
 //! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
-//! [`mir`], [`isel`], [`sched`], [`regalloc`], [`hints`], [`cflow`], [`waits`], [`emit`],
-//! [`latency`], [`stats`], and [`sim`] (running a [`Binary`] in the simulator with the
-//! interpreter's resource types, for tests and tools).
+//! the passes [`mir`], [`isel`], [`collect`], [`sched`], [`regalloc`], [`hints`], [`cflow`],
+//! [`waits`], [`emit`], the models [`latency`] and [`stats`], and [`sim`] (running a
+//! [`Binary`] in the simulator with the interpreter's resource types, for tests and tools).
 //!
 //! ```
 //! use agxc_backend_agx::{compile, CompileOptions};
@@ -48,6 +49,7 @@
 
 pub mod abi;
 pub mod cflow;
+pub mod collect;
 pub mod emit;
 pub mod error;
 pub mod hints;
@@ -178,6 +180,8 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
     let abi = Abi::for_function(func)?;
     let mut m = isel::select(func, &abi)?;
     dump("isel", &|| m.to_string());
+    collect::coalesce_runs(&mut m);
+    dump("collect", &|| m.to_string());
     if opts.schedule {
         sched::schedule(&mut m);
         dump("sched", &|| m.to_string());
@@ -195,12 +199,12 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
     let disassembly = emitted.listing();
     dump("emit", &|| disassembly.clone());
     let count = |f: &dyn Fn(&isa::Instr<isa::PReg>) -> bool| {
-        emitted.instrs.iter().flatten().filter(|i| f(i)).count() as u32
+        emitted.instrs().filter(|i| f(i)).count() as u32
     };
     let stats = CodeStats {
-        instructions: emitted.instrs.len() as u32,
+        instructions: emitted.items.len() as u32,
         bytes: emitted.code.len() as u32,
-        estimated_cycles: stats::estimate_cycles(&emitted.instrs),
+        estimated_cycles: stats::estimate_cycles(&emitted.items),
         spilled_values: alloc.spilled,
         spill_instructions,
         waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),

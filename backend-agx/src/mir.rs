@@ -141,6 +141,17 @@ pub enum MInst<R> {
     /// Drops the active lanes' pixels (`sample_mask 1, 0`; the ISA module has no variant for
     /// it yet, so `emit` encodes it). The lanes keep running.
     SampleMask,
+    /// `simd_shuffle dst, src, lane`: each thread reads `src` of the thread whose SIMD-group
+    /// index is in its `lane` (a 16-bit register; within the thread's own quad, see
+    /// `emit`). Encoded by `emit` (no ISA variant yet). Reads inactive threads too.
+    QuadShuffle {
+        /// Destination (16 or 32 bits).
+        dst: R,
+        /// Value read (same width as `dst`).
+        src: R,
+        /// Source lane per thread (16 bits).
+        lane: R,
+    },
 }
 
 impl<R: Copy> MInst<R> {
@@ -160,6 +171,15 @@ impl<R: Copy> MInst<R> {
             MInst::Continue => MInst::Continue,
             MInst::Exit => MInst::Exit,
             MInst::SampleMask => MInst::SampleMask,
+            MInst::QuadShuffle { dst, src, lane } => {
+                let dst = f(dst);
+                let src = f(src);
+                MInst::QuadShuffle {
+                    dst,
+                    src,
+                    lane: f(lane),
+                }
+            }
         }
     }
 
@@ -174,21 +194,30 @@ impl<R: Copy> MInst<R> {
                     }
                 }
             }
+            MInst::QuadShuffle { src, lane, .. } => {
+                f(src);
+                f(lane);
+            }
             _ => {}
         }
     }
 
     /// Calls `f` for every register the instruction writes.
-    pub fn for_each_def(&self, f: impl FnMut(&R)) {
-        if let MInst::Op(i) = self {
-            i.for_each_def(f)
+    pub fn for_each_def(&self, mut f: impl FnMut(&R)) {
+        match self {
+            MInst::Op(i) => i.for_each_def(f),
+            MInst::QuadShuffle { dst, .. } => f(dst),
+            _ => {}
         }
     }
 
-    /// True for the structured pseudo-instructions (everything but [`MInst::Op`] and
-    /// [`MInst::SampleMask`]).
+    /// True for the structured pseudo-instructions (everything but [`MInst::Op`],
+    /// [`MInst::SampleMask`] and [`MInst::QuadShuffle`]).
     pub fn is_structure(&self) -> bool {
-        !matches!(self, MInst::Op(_) | MInst::SampleMask)
+        !matches!(
+            self,
+            MInst::Op(_) | MInst::SampleMask | MInst::QuadShuffle { .. }
+        )
     }
 
     /// True if the instruction must stay where it is relative to other effects (stores,
@@ -196,6 +225,7 @@ impl<R: Copy> MInst<R> {
     pub fn has_side_effects(&self) -> bool {
         match self {
             MInst::Op(i) => instr_has_side_effects(i),
+            MInst::QuadShuffle { .. } => false,
             _ => true,
         }
     }
@@ -251,6 +281,9 @@ impl<R: AsmReg + Copy> fmt::Display for MInst<R> {
             MInst::Continue => f.write_str("continue"),
             MInst::Exit => f.write_str("exit"),
             MInst::SampleMask => f.write_str("sample_mask 1, 0"),
+            MInst::QuadShuffle { dst, src, lane } => {
+                write!(f, "simd_shuffle {dst}, {src}, {lane}")
+            }
         }
     }
 }

@@ -133,13 +133,19 @@ fn schedule_block(
     let mut last_fence: Option<usize> = None;
     for s in 0..n {
         for p in 0..s {
-            let raw = defs[p].iter().any(|d| uses[s].iter().any(|u| overlaps(d, u)));
+            let raw = defs[p]
+                .iter()
+                .any(|d| uses[s].iter().any(|u| overlaps(d, u)));
             if raw {
                 add(&mut succs, p, s, latency::cost(&block[p]).0);
                 continue;
             }
-            let war = uses[p].iter().any(|u| defs[s].iter().any(|d| overlaps(d, u)));
-            let waw = defs[p].iter().any(|d| defs[s].iter().any(|e| overlaps(d, e)));
+            let war = uses[p]
+                .iter()
+                .any(|u| defs[s].iter().any(|d| overlaps(d, u)));
+            let waw = defs[p]
+                .iter()
+                .any(|d| defs[s].iter().any(|e| overlaps(d, e)));
             if war || waw {
                 add(&mut succs, p, s, 0);
             }
@@ -348,8 +354,14 @@ mod tests {
         let t = text(&m);
         // The load goes first; the stores keep their order.
         assert!(t[0].starts_with("device_load"), "{t:?}");
-        let s1 = t.iter().position(|l| l.contains("device_store %3")).unwrap_or(99);
-        let s2 = t.iter().position(|l| l.contains("device_store %1")).unwrap_or(0);
+        let s1 = t
+            .iter()
+            .position(|l| l.contains("device_store %3"))
+            .unwrap_or(99);
+        let s2 = t
+            .iter()
+            .position(|l| l.contains("device_store %1"))
+            .unwrap_or(0);
         assert!(s1 < s2, "{t:?}");
     }
 }

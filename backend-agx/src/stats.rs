@@ -6,6 +6,7 @@
 //! ready; `wait` stalls until the slot's loads have arrived. It compares code; the simulator
 //! measures executions.
 
+use crate::cflow::Lowered;
 use crate::isa::{Instr, PReg};
 use crate::latency;
 
@@ -28,16 +29,33 @@ pub struct CodeStats {
     pub memory_loads: u32,
 }
 
-/// The static cycle estimate of `instrs` (`None` entries are `sample_mask`).
-pub fn estimate_cycles(instrs: &[Option<Instr<PReg>>]) -> u32 {
+/// The static cycle estimate of lowered code.
+pub fn estimate_cycles(code: &[Lowered]) -> u32 {
     let mut ready = [0u32; 256];
     let mut slot_done = [0u32; 2];
     let mut next_issue = 0u32;
     let mut finish = 0u32;
-    for i in instrs {
-        let Some(i) = i else {
-            next_issue += 1;
-            continue;
+    for item in code {
+        let i = match item {
+            Lowered::Instr(i) => i,
+            Lowered::Label(_) => continue,
+            other => {
+                // `sample_mask` and `simd_shuffle` issue like a quad operation (3/2).
+                let mut issue = next_issue;
+                other.for_each_use(|r| {
+                    for h in r.halves() {
+                        issue = issue.max(ready[(h as usize).min(255)]);
+                    }
+                });
+                other.for_each_def(|r| {
+                    for h in r.halves() {
+                        ready[(h as usize).min(255)] = issue + 3;
+                    }
+                });
+                next_issue = issue + 2;
+                finish = finish.max(issue + 3);
+                continue;
+            }
         };
         let mut issue = next_issue;
         if let Instr::Wait { slot } = i {

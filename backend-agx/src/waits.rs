@@ -45,6 +45,11 @@ pub fn insert(code: Vec<Lowered>) -> Vec<Lowered> {
                 out.push(item);
                 continue;
             }
+            Lowered::Shuffle { .. } => {
+                wait_for_hazards(&item, &mut out, &mut slots);
+                out.push(item);
+                continue;
+            }
             Lowered::Instr(i) => i,
         };
         if is_boundary(&instr) {
@@ -52,19 +57,7 @@ pub fn insert(code: Vec<Lowered>) -> Vec<Lowered> {
             out.push(Lowered::Instr(instr));
             continue;
         }
-        // Hazards on pending registers.
-        let mut touched = Vec::new();
-        instr.for_each_use(|r| touched.push(*r));
-        instr.for_each_def(|r| touched.push(*r));
-        for (n, s) in slots.iter_mut().enumerate() {
-            let hit = touched
-                .iter()
-                .any(|r: &PReg| r.halves().any(|h| s.halves.contains(&h)));
-            if hit {
-                out.push(Lowered::Instr(Instr::Wait { slot: n as u8 }));
-                *s = Slot::default();
-            }
-        }
+        wait_for_hazards(&Lowered::Instr(instr), &mut out, &mut slots);
         if let Some(slot) = load_slot_mut(&mut instr) {
             let n = if slots[1].loads < slots[0].loads {
                 1
@@ -82,6 +75,22 @@ pub fn insert(code: Vec<Lowered>) -> Vec<Lowered> {
         out.push(Lowered::Instr(instr));
     }
     out
+}
+
+/// Waits on the slots holding a pending register `item` reads or writes.
+fn wait_for_hazards(item: &Lowered, out: &mut Vec<Lowered>, slots: &mut [Slot; 2]) {
+    let mut touched = Vec::new();
+    item.for_each_use(|r| touched.push(*r));
+    item.for_each_def(|r| touched.push(*r));
+    for (n, s) in slots.iter_mut().enumerate() {
+        let hit = touched
+            .iter()
+            .any(|r: &PReg| r.halves().any(|h| s.halves.contains(&h)));
+        if hit {
+            out.push(Lowered::Instr(Instr::Wait { slot: n as u8 }));
+            *s = Slot::default();
+        }
+    }
 }
 
 /// Instructions that end a straight-line block or synchronise.

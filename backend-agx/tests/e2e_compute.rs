@@ -350,3 +350,155 @@ fn two_dimensional_dispatch_builtins() {
     res.bind_storage(b(1), vec![0; 16 * 12 * 6 * 2]);
     check_compute(&f, &res, [3, 3, 1], &[Out::Bytes(b(0)), Out::Bytes(b(1))]);
 }
+
+#[test]
+fn a_value_both_broken_out_and_yielded() {
+    // v6 leaves the loop through a nested break and is also yielded by the enclosing arm:
+    // the two constructs' registers must stay distinct (from the TGSI corpus'
+    // frag_branches_loops).
+    let f = parse(
+        "function @both compute local_size(32, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:i32 = const 0
+             v4:i32 = const 1
+             v20:i32, v21:i32 = loop v3, v3 {
+             block1(v22:i32, v23:i32):
+                 v24:bool = sge v22, v0
+                 if v24 {
+                 block2:
+                     break v22, v23
+                 } else {
+                 block3:
+                     yield
+                 }
+                 v25:i32 = and v22, v4
+                 v26:bool = ieq v25, v3
+                 v27:i32, v28:i32 = if v26 {
+                 block4:
+                     v29:i32 = iadd v22, v4
+                     yield v29, v23
+                 } else {
+                 block5:
+                     v30:i32 = iadd v23, v22
+                     v31:i32 = const 7
+                     v32:bool = sgt v30, v31
+                     if v32 {
+                     block6:
+                         break v22, v30
+                     } else {
+                     block7:
+                         yield
+                     }
+                     v33:i32 = iadd v22, v4
+                     yield v33, v30
+                 }
+                 continue v27, v28
+             }
+             v34:i32 = const 100
+             v35:i32 = imul v20, v34
+             v36:i32 = iadd v35, v21
+             store storage(0, 0) [v2], v36
+             return
+         }",
+    );
+    let mut res = Resources::new();
+    res.bind_storage(b(0), vec![0; 128]);
+    check_compute(&f, &res, [1, 1, 1], &[Out::Bytes(b(0))]);
+}
+
+#[test]
+fn two_values_leaving_a_loop_through_different_breaks() {
+    // v10 leaves through one break and is still used by the lanes that stay; v12 leaves
+    // through another break computed later: they must not share the result register before
+    // the exits (from a random program of the equivalence tests).
+    let f = parse(
+        "function @breaks compute local_size(32, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:i32 = const 0
+             v4:i32 = const 1
+             v5:i32 = const 3
+             v6:i32 = loop v3 {
+             block1(v7:i32):
+                 v8:bool = sge v7, v0
+                 v9:i32 = and v0, v5
+                 v10:i32 = iadd v7, v4
+                 if v8 {
+                 block2:
+                     break v10
+                 } else {
+                 block3:
+                     yield
+                 }
+                 v11:bool = ieq v9, v4
+                 v12:i32 = const 1000
+                 if v11 {
+                 block4:
+                     break v12
+                 } else {
+                 block5:
+                     yield
+                 }
+                 continue v10
+             }
+             store storage(0, 0) [v2], v6
+             return
+         }",
+    );
+    let mut res = Resources::new();
+    res.bind_storage(b(0), vec![0; 128]);
+    check_compute(&f, &res, [1, 1, 1], &[Out::Bytes(b(0))]);
+}
+
+#[test]
+fn a_nested_continue_passing_a_parameter_on_unchanged() {
+    // Lanes with an odd id continue with v5 unchanged; the others with a newly loaded value:
+    // the load must not overwrite the parameter before the nested continue (from a random
+    // program of the equivalence tests).
+    let f = parse(
+        "function @cont compute local_size(32, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:i32 = const 1
+             v20:i32 = and v0, v3
+             v21:i32 = const 0
+             v22:bool = ine v20, v21
+             v4:f32 = const 2652.0
+             v5:i32, v6:f32 = loop v21, v4 {
+             block1(v7:i32, v8:f32):
+                 v9:bool = uge v7, v3
+                 if v9 {
+                 block2:
+                     break v7, v8
+                 } else {
+                 block3:
+                     yield
+                 }
+                 v10:i32 = iadd v7, v3
+                 v11:f32 = load storage(0, 0) [v2]
+                 if v22 {
+                 block4:
+                     continue v10, v8
+                 } else {
+                 block5:
+                     yield
+                 }
+                 continue v10, v11
+             }
+             store storage(0, 1) [v2], v6
+             return
+         }",
+    );
+    let x: Vec<f32> = (0..32).map(|i| i as f32 - 10.0).collect();
+    let mut res = Resources::new();
+    res.bind_storage(b(0), f32s(&x));
+    res.bind_storage(b(1), vec![0; 128]);
+    check_compute(&f, &res, [1, 1, 1], &[Out::F32(b(1), Tol::EXACT)]);
+}

@@ -101,6 +101,33 @@ fn fine_derivatives_of_nonlinear_values() {
 }
 
 #[test]
+fn coarse_derivatives_of_nonlinear_values() {
+    // Coarse derivatives use the quad's top row / left column for all four pixels.
+    let f = parse(
+        "function @coarse fragment {
+         block0:
+             v0:f32 = input 0.x linear
+             v1:f32 = input 0.y linear
+             v2:f32 = fmul v0, v1
+             v3:f32 = fmul v2, v0
+             v4:f32 = ddx.coarse v3
+             v5:f32 = ddy.coarse v3
+             v6:f16 = fcvt v2
+             v7:f16 = ddy.coarse v6
+             v8:f32 = fcvt v7
+             v9:f32 = fneg v3
+             v10:f32 = ddx.coarse v9
+             output 0.x v4
+             output 0.y v5
+             output 0.z v8
+             output 0.w v10
+             return
+         }",
+    );
+    check_fragment(&f, &Resources::new(), &grid(6, 4), Tol::abs(1e-5));
+}
+
+#[test]
 fn discard_in_divergent_code_keeps_the_clear_colour() {
     // Pixels with x + y odd are discarded after writing an output; others write (u, v).
     let f = parse(

@@ -91,13 +91,17 @@ fn attributes_uniforms_and_outputs() {
                 "{level:?}: vertex {i} output 2.y"
             );
             assert!(
-                float_matches(slot_sin[i][0], want.varyings[&3][i][0], Tol::abs(1.0 / 2048.0)),
+                float_matches(
+                    slot_sin[i][0],
+                    want.varyings[&3][i][0],
+                    Tol::abs(1.0 / 2048.0)
+                ),
                 "{level:?}: vertex {i} sin"
             );
         }
         let sizes = &got.outputs[&OutputSlot::PointSize];
-        for i in 0..n as usize {
-            assert_eq!(sizes[i][0], want.point_sizes[i], "{level:?}: point size {i}");
+        for (i, (got, want)) in sizes.iter().zip(&want.point_sizes).enumerate() {
+            assert_eq!(got[0], *want, "{level:?}: point size {i}");
         }
     }
 }

@@ -4,7 +4,9 @@ use agxc_frontend::spirv::{lift, LiftOptions};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use std::sync::OnceLock;
 
-const SEEDS: [&str; 4] = ["control", "memory", "glsl", "matrix"];
+const SEEDS: [&str; 7] = [
+    "control", "memory", "glsl", "glsl2", "matrix", "loops", "vertex",
+];
 
 fn seed_words(name: &str) -> Vec<u32> {
     let path = format!("{}/tests/data/{name}.spv", env!("CARGO_MANIFEST_DIR"));

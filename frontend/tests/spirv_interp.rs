@@ -388,6 +388,94 @@ fn glsl_std450_matches_rust() {
     }
 }
 
+// ---- glsl2.comp
+
+#[test]
+fn more_glsl_std450_and_16_bit_match_rust() {
+    let func = lift_data("glsl2");
+    let mut rng = Rng(6);
+    let n = 32;
+    let mut input = Vec::new();
+    for _ in 0..n {
+        input.extend([
+            rng.f32(-8.0, 8.0),
+            rng.f32(-1.0, 1.0),
+            rng.f32(-4.0, 4.0),
+            rng.f32(0.0, 2.0),
+        ]);
+    }
+    let mut res = Resources::new();
+    res.bind_storage(Binding::new(0, 0), f32_bytes(&input));
+    res.bind_storage(Binding::new(0, 1), vec![0; 4 * 12 * n]);
+    run_compute(&func, &mut res, [2, 1, 1], &Limits::default()).expect("runs");
+    let out = bytes_f32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
+    for i in 0..n {
+        let [x, y, z, w] = [
+            input[4 * i],
+            input[4 * i + 1],
+            input[4 * i + 2],
+            input[4 * i + 3],
+        ];
+        let r = |k: usize| out[i * 12 + k];
+        assert_eq!(r(0), x - x.trunc(), "modf fraction, input {i}");
+        assert_eq!(r(1), x.trunc(), "modf whole, input {i}");
+        let k = (y * 1000.0) as i32;
+        let lsb = if k == 0 {
+            -1
+        } else {
+            k.trailing_zeros() as i32
+        };
+        assert_eq!(r(2), lsb as f32, "findLSB({k})");
+        let a = k.unsigned_abs();
+        let msb = if a == 0 {
+            -1
+        } else {
+            31 - a.leading_zeros() as i32
+        };
+        assert_eq!(r(3), msb as f32, "findMSB({a})");
+        assert_eq!(
+            r(4),
+            k.clamp(-300, 300) as f32 + k.signum() as f32 * 0.5,
+            "clamp/sign({k})"
+        );
+        assert_eq!(
+            r(5),
+            if y < 0.0 { 2.0 } else { -2.0 },
+            "faceforward, input {i}"
+        );
+        let snorm =
+            |c: f32| ((c.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i32 as u32) & 0xffff;
+        let p = snorm(x * 0.5) | snorm(y * 0.5) << 16;
+        let lo = (p & 0xffff) as u16 as i16;
+        assert_eq!(
+            r(6),
+            (lo as f32 / 32767.0).max(-1.0),
+            "unpackSnorm2x16, input {i}"
+        );
+        assert_eq!(r(7), (p & 0xffff) as f32, "packSnorm2x16, input {i}");
+        let field = (k << 24) >> 27;
+        let rev = (k as u32).reverse_bits() >> 28;
+        assert_eq!(
+            r(8),
+            field as f32 + 100.0 * rev as f32,
+            "bitfieldExtract/Reverse({k})"
+        );
+        let h = f16::from_f32(z);
+        let hh = f16::from_f32(h.to_f32() * h.to_f32());
+        assert_eq!(
+            r(9),
+            f16::from_f32(hh.to_f32() + 1.0).to_f32(),
+            "f16 arithmetic, input {i}"
+        );
+        assert_eq!(r(10), (w * 4.0).round_ties_even(), "roundEven, input {i}");
+        assert_eq!(
+            r(11),
+            ((w * 1000.0) as u32 % 7) as f32 + k.max(17) as f32,
+            "umod/max, input {i}"
+        );
+    }
+}
+
 // ---- matrix.comp
 
 type M4 = [[f64; 4]; 4];

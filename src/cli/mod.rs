@@ -25,7 +25,7 @@ pub enum Command {
     /// Compile a shader and write the binary or a dump.
     Compile(CompileArgs),
     /// Compile a shader, run it in the G13 simulator and write back its results.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Disassemble raw G13 machine code (as written by `compile --emit bin`).
     Disasm {
         /// The binary.

@@ -1,6 +1,6 @@
 //! Cross-crate tests for agxc: corpora, equivalence properties and oracle comparisons.
 pub mod corpus;
-pub mod softpipe;
+pub mod equiv;
 pub mod lavapipe;
 pub mod run;
-pub mod equiv;
+pub mod softpipe;

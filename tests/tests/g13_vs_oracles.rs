@@ -97,24 +97,6 @@ const DENORMALS: &str = "G13 numerics: f32 denormals flush to zero (ERRATA.md, f
 const CONTRACTION: &str = "-O2 contracts fmul + fadd into fma (allowed without NoContraction / \
                            precise); the case's tolerance assumes two roundings";
 
-/// Backend bug (reported to the backend owner in the g13exec report). Minimal repro, at -O0:
-/// ```text
-/// v3:i32, v4:i32 = loop v1, v2 {          // v1 = 0, v2 = 100
-/// block1(v5:i32, v6:i32):
-///     v8:i32 = iadd v5, 1
-///     if (sge v8, 3) { break v6, v8 } else { yield }
-///     continue v8, v6
-/// }
-/// store v4; store v3
-/// ```
-/// The interpreter gives v3 = 100, v4 = 3; the G13 gives v4 = 100: the second loop result is
-/// read from the register of loop parameter v6 (`device_store r2`), and the break never copies
-/// v8 into it (only `iadd r4, r2, 0` for v3). frag_branches_loops's `break acc, steps + 1`
-/// inside the loop's else branch hits it: `steps` comes back 0 in every lane that breaks there,
-/// so those pixels take the `steps == 0` colour.
-const LOOP_BREAK_BUG: &str = "backend bug: a loop break whose values are not the loop \
-                              parameters in order loses a result (repro in g13_vs_oracles.rs)";
-
 /// ERRATA.md: "`sqrt(x)` is computed as `x * rsqrt_special(x)`", which is not correctly
 /// rounded; `sqrt(x) + r[i]` lands up to 4 ulp from the correctly rounded result the
 /// interpreter and softpipe give, where the case allows 2.
@@ -185,15 +167,6 @@ const TGSI_G13_VS_ORACLE: &[G13Difference] = &[
             reason: CONTRACTION,
         },
     },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "frag_branches_loops",
-            allowance: Allowance::Elements(3680),
-            reason: "backend loop-break bug (2656 elements, see LOOP_BREAK_BUG), plus the \
-                     1024 coarse-derivative elements of interp_vs_softpipe.rs",
-        },
-    },
 ];
 
 /// SPIR-V cases where the G13 may differ from the interpreter. A case the interpreter cannot
@@ -259,14 +232,6 @@ const TGSI_G13_VS_INTERP: &[G13Difference] = &[
             case: "frag_flat_int_ubo",
             allowance: Allowance::Elements(20),
             reason: CONTRACTION,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "frag_branches_loops",
-            allowance: Allowance::Elements(2656),
-            reason: LOOP_BREAK_BUG,
         },
     },
     G13Difference {

@@ -58,7 +58,7 @@ impl Isel<'_> {
                     let dst = self.m.new_group(class_of(to));
                     let s = self.fsrc(a);
                     self.fmov(dst, s);
-                    self.set_last(r, dst);
+                    self.set(r, dst);
                 }
             }
             F2u | F2s => {

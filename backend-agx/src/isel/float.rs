@@ -4,8 +4,10 @@
 //!   negating its second source; `fneg`/`fabs` become modifiers of their users (and a float
 //!   move where a register is needed); `fsat` sets the `.sat` flag of its operand's instruction
 //!   when that is its only use.
-//! - `fmin`/`fmax`: `fcmpsel` with the "NaN loses" conditions (ERRATA.md: these pick the wrong
-//!   zero for `min(-0, +0)`; the tests compare min/max with signed zeros equal).
+//! - `fmin`/`fmax`: `fcmpsel` with the "NaN loses" conditions, which ERRATA.md says pick the
+//!   wrong zero of `±0`; where both operands may be zero, a second `fcmpsel` on equality
+//!   takes the bitwise OR (min) or AND (max) of the operands instead, which orders -0 below
+//!   +0 as the IR does.
 //! - `floor`/`ceil`/`ftrunc`/`fround_even`/`rsqrt`/`exp2`/`log2`: the one-source family;
 //!   `fract = x - floor(x)`; `sqrt = x * rsqrt_special(x)` (ERRATA.md).
 //! - `rcp`: `rcp` plus ERRATA.md's Newton-Raphson step `r = fma(fma(-x, u, 1), u, u)`, keeping
@@ -53,13 +55,13 @@ impl Isel<'_> {
                     Fsub => self.fadd(prec, dst, a, b.negated()),
                     _ => self.fmul(prec, dst, a, b),
                 }
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Fma => {
                 let dst = self.m.new_group(class);
                 let (a, b, c) = (self.fsrc(args[0]), self.fsrc(args[1]), self.fsrc(args[2]));
                 self.fmadd(prec, dst, a, b, c);
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Fneg | Fabs => {
                 let abs = p == Fabs;
@@ -72,7 +74,7 @@ impl Isel<'_> {
                     a.neg = !a.neg;
                 }
                 self.fadd(prec, dst, a, FSrc::imm(NEG_ZERO));
-                self.set_last(r, dst);
+                self.set(r, dst);
                 self.set_fmod(
                     r,
                     FMod {
@@ -89,11 +91,39 @@ impl Isel<'_> {
                 } else {
                     FCond::GtNanLoses
                 };
-                let dst = self.m.new_group(class);
+                let pick = self.m.new_group(class);
                 let (a, b) = (self.fsrc(args[0]), self.fsrc(args[1]));
                 let (x, y) = (self.sel_src(args[0]), self.sel_src(args[1]));
-                self.fcmpsel(dst, cond, a, b, x, y);
-                self.set(r, dst);
+                self.fcmpsel(pick, cond, a, b, x, y);
+                // The NaN-losing compare keeps the second of two equal zeros (ERRATA.md); the
+                // IR orders -0 below +0. Equal operands differ at most in the sign of zero,
+                // so their bitwise OR (min) or AND (max) is the right one.
+                // The compare already picks right when a constant operand is not a zero, or
+                // is the zero the selection falls back to: `min(+0, x)`, `min(x, -0)`,
+                // `max(-0, x)`, `max(x, +0)` (the common clamps).
+                let settled = args.iter().enumerate().any(|(i, &v)| {
+                    self.konst(v).is_some_and(|c| {
+                        let x = c.as_f64();
+                        let second = i == 1;
+                        let negative = x.is_sign_negative();
+                        (x != 0.0 && !x.is_nan())
+                            || (x == 0.0 && (p == Fmin) == (second == negative))
+                    })
+                });
+                if settled {
+                    self.set(r, pick);
+                } else {
+                    let table = if p == Fmin {
+                        crate::isa::bitop::OR
+                    } else {
+                        crate::isa::bitop::AND
+                    };
+                    let both = self.m.new_group(class);
+                    self.bitop(both, x, y, table);
+                    let dst = self.m.new_group(class);
+                    self.fcmpsel(dst, FCond::Eq, a, b, Src::reg(both), Src::reg(pick));
+                    self.set(r, dst);
+                }
             }
             Floor | Ceil | Ftrunc | FroundEven | Rsqrt | Exp2 | Log2 => {
                 let op = match p {
@@ -108,7 +138,7 @@ impl Isel<'_> {
                 let dst = self.m.new_group(class);
                 let a = self.fsrc(args[0]);
                 self.funary(op, dst, a);
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Fract => {
                 let a = self.fsrc(args[0]);
@@ -116,7 +146,7 @@ impl Isel<'_> {
                 self.funary(FUnaryOp::Floor, fl, a);
                 let dst = self.m.new_group(class);
                 self.fadd(prec, dst, a, FSrc::reg(fl).negated());
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Sqrt => {
                 let a = self.fsrc(args[0]);
@@ -124,7 +154,7 @@ impl Isel<'_> {
                 self.funary(FUnaryOp::RsqrtSpecial, rs, a);
                 let dst = self.m.new_group(class);
                 self.fmul(prec, dst, a, FSrc::reg(rs));
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Rcp => {
                 let a = self.fsrc(args[0]);
@@ -139,7 +169,7 @@ impl Isel<'_> {
             Sin | Cos => {
                 let x = self.fsrc(args[0]);
                 let dst = self.sine(x, p == Cos, ty);
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Pow => {
                 let (a, b) = (self.fsrc(args[0]), self.fsrc(args[1]));
@@ -149,7 +179,7 @@ impl Isel<'_> {
                 self.fmul(Precision::F32, m, b, FSrc::reg(l));
                 let dst = self.m.new_group(class);
                 self.funary(FUnaryOp::Exp2, dst, FSrc::reg(m));
-                self.set_last(r, dst);
+                self.set(r, dst);
             }
             Feq | Fne | Flt | Fle | Fgt | Fge | Fequ | Fneu | Fltu | Fleu | Fgtu | Fgeu => {
                 self.float_compare(p, args[0], args[1], r);
@@ -196,7 +226,7 @@ impl Isel<'_> {
             a,
             b: FSrc::imm(NEG_ZERO),
         });
-        self.set_last(r, dst);
+        self.set(r, dst);
     }
 
     /// `1 / x` with ERRATA.md's Newton-Raphson step.
@@ -430,7 +460,7 @@ impl Isel<'_> {
             let dst = self.m.new_group(class);
             let a = self.fsrc(args[0]);
             self.funary(f, dst, a);
-            self.set_last(r, dst);
+            self.set(r, dst);
             return Ok(());
         }
         let dst = self.m.new_group(class);
@@ -466,7 +496,7 @@ impl Isel<'_> {
         } else {
             return Err(self.unsupported(format!("target operation {name}")));
         }
-        self.set_last(r, dst);
+        self.set(r, dst);
         Ok(())
     }
 }

@@ -22,8 +22,8 @@ use agxc_egraph::ir::{PureOp, Type, Value};
 
 use super::Isel;
 use crate::isa::{
-    bitop, BitUnaryOp, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc,
-    Precision, RegClass, Round, Src,
+    bitop, BitUnaryOp, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc, Precision,
+    RegClass, Round, Src,
 };
 use crate::mir::{MInst, VReg};
 
@@ -169,7 +169,14 @@ impl Isel<'_> {
         self.m.push(MInst::Loop);
         // rem = rem << 1 | num >> 63; num <<= 1.
         let top = self.r32();
-        self.bitfield_op(BitfieldOp::Bfeil, top, Src::Imm(0), r(num.word(1)), Src::Imm(31), 0);
+        self.bitfield_op(
+            BitfieldOp::Bfeil,
+            top,
+            Src::Imm(0),
+            r(num.word(1)),
+            Src::Imm(31),
+            0,
+        );
         let shifted = self.shl1(rem);
         self.bitop(rem.word(0), r(shifted.word(0)), r(top), bitop::OR);
         self.mov(rem.word(1), shifted.word(1));
@@ -177,11 +184,32 @@ impl Isel<'_> {
         self.mov(num, n2);
         // fits = rem >= d (unsigned, on the pair).
         let low = self.r32();
-        self.icmpsel(low, ICond::Ult, r(rem.word(0)), r(d.word(0)), Src::Imm(0), Src::Imm(1));
+        self.icmpsel(
+            low,
+            ICond::Ult,
+            r(rem.word(0)),
+            r(d.word(0)),
+            Src::Imm(0),
+            Src::Imm(1),
+        );
         let eq = self.r32();
-        self.icmpsel(eq, ICond::Ueq, r(rem.word(1)), r(d.word(1)), r(low), Src::Imm(0));
+        self.icmpsel(
+            eq,
+            ICond::Ueq,
+            r(rem.word(1)),
+            r(d.word(1)),
+            r(low),
+            Src::Imm(0),
+        );
         let fits = self.r32();
-        self.icmpsel(fits, ICond::Ugt, r(rem.word(1)), r(d.word(1)), Src::Imm(1), r(eq));
+        self.icmpsel(
+            fits,
+            ICond::Ugt,
+            r(rem.word(1)),
+            r(d.word(1)),
+            Src::Imm(1),
+            r(eq),
+        );
         let diff = self.r64();
         self.iadd(diff, z(r(rem)), z(r(d)), true);
         for w in 0..2 {
@@ -268,7 +296,14 @@ impl Isel<'_> {
         self.bitop(ones, Src::Imm(0), Src::Imm(0), bitop::ONES);
         let out = self.r64();
         for w in 0..2 {
-            self.icmpsel(out.word(w), ICond::Ueq, r(dz), Src::Imm(0), r(ones), r(dst.word(w)));
+            self.icmpsel(
+                out.word(w),
+                ICond::Ueq,
+                r(dz),
+                Src::Imm(0),
+                r(ones),
+                r(dst.word(w)),
+            );
         }
         out
     }
@@ -294,7 +329,14 @@ impl Isel<'_> {
         let rest = self.r32();
         self.bitfield_op(BitfieldOp::Bfi, rest, Src::Imm(0), r(lo), r(lz), 0);
         let sticky = self.r32();
-        self.icmpsel(sticky, ICond::Ueq, r(rest), Src::Imm(0), Src::Imm(0), Src::Imm(1));
+        self.icmpsel(
+            sticky,
+            ICond::Ueq,
+            r(rest),
+            Src::Imm(0),
+            Src::Imm(0),
+            Src::Imm(1),
+        );
         let word = self.r32();
         self.bitop(word, r(top), r(sticky), bitop::OR);
         let f = self.r32();
@@ -345,7 +387,13 @@ impl Isel<'_> {
         let hf = self.r32();
         self.convert(hf, r(hi), ConvertMode::U32ToF, Round::Rte);
         let rest = self.r32();
-        self.fmadd(Precision::F32, rest, FSrc::reg(hf), FSrc::reg(up).negated(), x);
+        self.fmadd(
+            Precision::F32,
+            rest,
+            FSrc::reg(hf),
+            FSrc::reg(up).negated(),
+            x,
+        );
         let lo = self.r32();
         self.convert(lo, r(rest), ConvertMode::FToU32, Round::Rtz);
         let ones = self.r32();
@@ -379,7 +427,14 @@ impl Isel<'_> {
         self.iadd(neg, z(Src::Imm(0)), z(r(u)), true);
         let signed_v = self.r64();
         for w in 0..2 {
-            self.fcmpsel(signed_v.word(w), FCond::Lt, xs, FSrc::imm(0), r(neg.word(w)), r(u.word(w)));
+            self.fcmpsel(
+                signed_v.word(w),
+                FCond::Lt,
+                xs,
+                FSrc::imm(0),
+                r(neg.word(w)),
+                r(u.word(w)),
+            );
         }
         // Clamp: x >= 2^63 gives MAX, x < -2^63 gives MIN.
         let two63 = self.f32_const(0x5f00_0000);
@@ -388,11 +443,32 @@ impl Isel<'_> {
         let ones = self.r32();
         self.bitop(ones, Src::Imm(0), Src::Imm(0), bitop::ONES);
         let top = self.r64();
-        self.fcmpsel(top.word(0), FCond::Ge, xs, FSrc::reg(two63), r(ones), r(signed_v.word(0)));
-        self.fcmpsel(top.word(1), FCond::Ge, xs, FSrc::reg(two63), r(max_hi), r(signed_v.word(1)));
+        self.fcmpsel(
+            top.word(0),
+            FCond::Ge,
+            xs,
+            FSrc::reg(two63),
+            r(ones),
+            r(signed_v.word(0)),
+        );
+        self.fcmpsel(
+            top.word(1),
+            FCond::Ge,
+            xs,
+            FSrc::reg(two63),
+            r(max_hi),
+            r(signed_v.word(1)),
+        );
         let dst = self.r64();
         let below = FSrc::reg(two63).negated();
-        self.fcmpsel(dst.word(0), FCond::Lt, xs, below, Src::Imm(0), r(top.word(0)));
+        self.fcmpsel(
+            dst.word(0),
+            FCond::Lt,
+            xs,
+            below,
+            Src::Imm(0),
+            r(top.word(0)),
+        );
         self.fcmpsel(dst.word(1), FCond::Lt, xs, below, r(min_hi), r(top.word(1)));
         dst
     }

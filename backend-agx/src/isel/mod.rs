@@ -16,10 +16,17 @@
 //!
 //! When every user folds a form, the value's own instruction is dead, and [`dce`] removes it.
 //! `fsat` folds into the single-use float instruction that produced its operand (the `.sat`
-//! destination flag). Operation-specific selection lives in the submodules: [`float`],
-//! [`int`], [`divide`], [`convert`], [`memory`], [`stage_io`], [`texture`].
+//! destination flag). Values handed on by `yield`, `break` and a body's final `continue` are
+//! computed straight into the construct's registers where that is sound (`coalesce`).
+//!
+//! Operation-specific selection lives in the submodules: `float` (float arithmetic,
+//! comparisons, `select`, target operations), `int` and `int64`/`int64_ext` (integers of 16
+//! and 32, and 64 bits), `divide` (integer division), `convert`, `memory` (loads, stores,
+//! barriers), `stage_io` (built-ins, varyings, outputs, derivatives, the vertex ABI) and
+//! `texture`; `build` has the small instruction builders they share.
 
 mod build;
+mod coalesce;
 mod convert;
 pub mod dce;
 mod divide;
@@ -66,10 +73,13 @@ pub(crate) struct FMod {
     pub neg: bool,
 }
 
-/// The registers of the innermost enclosing loop: its body parameters and its results.
+/// The registers of the innermost enclosing loop: its body parameters and its results, and
+/// where its body starts in the machine code.
 struct LoopRegs {
     params: Vec<VReg>,
     results: Vec<VReg>,
+    body: Block,
+    start: usize,
 }
 
 pub(crate) struct Isel<'f> {
@@ -85,10 +95,18 @@ pub(crate) struct Isel<'f> {
     /// `fsat` into it.
     def_at: SecondaryMap<Value, Option<usize>>,
     uses: SecondaryMap<Value, u32>,
-    if_results: Vec<Vec<VReg>>,
+    /// Result registers of the enclosing `if`s, with where the current arm starts.
+    if_results: Vec<(Vec<VReg>, usize)>,
     loops: Vec<LoopRegs>,
     /// The vertex index register (vertex stage).
     vertex_id: Option<VReg>,
+    /// The IR block being selected.
+    current_block: Option<Block>,
+    /// Targets (group, region start) a value was coalesced into.
+    coalesced: std::collections::HashSet<(u32, usize)>,
+    /// Fragment varying components read by one `ld_var` at the start, by (location,
+    /// component).
+    varyings: std::collections::BTreeMap<(u32, u8), VReg>,
     /// The IR instruction being selected, for error messages.
     pub current: Option<Inst>,
 }
@@ -124,6 +142,9 @@ impl<'f> Isel<'f> {
             if_results: Vec::new(),
             loops: Vec::new(),
             vertex_id: None,
+            current_block: None,
+            coalesced: Default::default(),
+            varyings: Default::default(),
             current: None,
         }
     }
@@ -150,6 +171,9 @@ impl<'f> Isel<'f> {
 
     fn function(&mut self) -> Result<(), BackendError> {
         let entry = self.func.entry;
+        if self.func.stage == Stage::Fragment {
+            self.load_varyings();
+        }
         if self.func.stage == Stage::Vertex {
             // Threads past the vertex count do nothing (see the ABI's vertex section).
             let vid = self.vertex_index();
@@ -177,6 +201,7 @@ impl<'f> Isel<'f> {
         let insts = self.func.blocks[block].insts.clone();
         for inst in insts {
             self.current = Some(inst);
+            self.current_block = Some(block);
             self.inst(inst, is_entry)?;
         }
         Ok(())
@@ -198,31 +223,39 @@ impl<'f> Isel<'f> {
             Op::If => self.if_(inst)?,
             Op::Loop => self.loop_(inst)?,
             Op::Yield => {
-                let targets = self
+                let (targets, start) = self
                     .if_results
                     .last()
                     .cloned()
                     .ok_or_else(|| self.internal("yield outside an if"))?;
                 let args = data.args.clone();
+                let args = self.coalesce_all(&targets, &args, start, false);
                 self.copy_values(&targets, &args, false)?;
             }
             Op::Break => {
-                let targets = self
+                let (targets, start) = self
                     .loops
                     .last()
-                    .map(|l| l.results.clone())
+                    .map(|l| (l.results.clone(), l.start))
                     .ok_or_else(|| self.internal("break outside a loop"))?;
                 let args = data.args.clone();
+                let args = self.coalesce_all(&targets, &args, start, false);
                 self.copy_values(&targets, &args, false)?;
                 self.m.push(MInst::Break);
             }
             Op::Continue => {
-                let targets = self
+                let (targets, start, body) = self
                     .loops
                     .last()
-                    .map(|l| l.params.clone())
+                    .map(|l| (l.params.clone(), l.start, l.body))
                     .ok_or_else(|| self.internal("continue outside a loop"))?;
                 let args = data.args.clone();
+                // Only the continue ending the body: no code of the iteration follows it.
+                let args = if self.current_block == Some(body) {
+                    self.coalesce_all(&targets, &args, start, true)
+                } else {
+                    args.iter().map(|&a| Some(a)).collect()
+                };
                 self.copy_values(&targets, &args, true)?;
                 self.m.push(MInst::Continue);
             }
@@ -254,9 +287,12 @@ impl<'f> Isel<'f> {
             .map(|&r| self.m.new_group(class_of(self.func.value_type(r))))
             .collect();
         self.m.push(MInst::If { cmp, invert });
-        self.if_results.push(regs.clone());
+        self.if_results.push((regs.clone(), self.m.insts.len()));
         self.block(then_b, false)?;
         self.m.push(MInst::Else);
+        if let Some(top) = self.if_results.last_mut() {
+            top.1 = self.m.insts.len();
+        }
         self.block(else_b, false)?;
         self.m.push(MInst::EndIf);
         self.if_results.pop();
@@ -281,6 +317,7 @@ impl<'f> Isel<'f> {
             .iter()
             .map(|&r| self.m.new_group(class_of(self.func.value_type(r))))
             .collect();
+        let init: Vec<Option<Value>> = init.iter().map(|&v| Some(v)).collect();
         self.copy_values(&param_regs, &init, false)?;
         for (&p, &reg) in params.iter().zip(&param_regs) {
             self.set(p, reg);
@@ -289,6 +326,8 @@ impl<'f> Isel<'f> {
         self.loops.push(LoopRegs {
             params: param_regs,
             results: result_regs.clone(),
+            body,
+            start: self.m.insts.len(),
         });
         self.block(body, false)?;
         self.loops.pop();
@@ -300,18 +339,74 @@ impl<'f> Isel<'f> {
         Ok(())
     }
 
-    /// Copies `values` into `targets`. With `parallel`, the targets may be among the sources
-    /// (loop parameters at a `continue`): sources that a copy would overwrite are saved first.
-    fn copy_values(
+    /// Coalesces what it can of `values` into `targets` (see [`coalesce`]); returns the values
+    /// that still need a copy (`None` where the value already is in its target).
+    fn coalesce_all(
         &mut self,
         targets: &[VReg],
         values: &[Value],
+        start: usize,
+        check_reads: bool,
+    ) -> Vec<Option<Value>> {
+        let mut out = Vec::with_capacity(values.len());
+        for (k, (&t, &v)) in targets.iter().zip(values).enumerate() {
+            // A parameter read by another operand of the same continue keeps its old value
+            // until that copy.
+            let read_by_other = check_reads
+                && values
+                    .iter()
+                    .enumerate()
+                    .any(|(j, &w)| j != k && self.reg(w).group == t.group);
+            let once = !values[..k].contains(&v);
+            if !read_by_other && once && self.coalesce_into(t, v, start, check_reads) {
+                out.push(None);
+            } else {
+                out.push(Some(v));
+            }
+        }
+        out
+    }
+
+    /// Gives `from`'s values and recorded comparisons the registers of `to` (a coalesced
+    /// group).
+    fn retarget_values(&mut self, from: u32, to: u32) {
+        let fix = |r: VReg| {
+            if r.group == from {
+                VReg { group: to, ..r }
+            } else {
+                r
+            }
+        };
+        for reg in self.regs.values_mut().flatten() {
+            *reg = fix(*reg);
+        }
+        for c in self.conds.values_mut().flatten() {
+            c.cmp = c.cmp.map(&mut |r| fix(r));
+        }
+        if let Some(v) = &mut self.vertex_id {
+            *v = fix(*v);
+        }
+    }
+
+    /// Copies `values` into `targets` (`None`: nothing to copy). With `parallel`, the targets
+    /// may be among the sources (loop parameters at a `continue`): sources that a copy would
+    /// overwrite are saved first.
+    fn copy_values(
+        &mut self,
+        targets: &[VReg],
+        values: &[Option<Value>],
         parallel: bool,
     ) -> Result<(), BackendError> {
         if targets.len() != values.len() {
             return Err(self.internal("operand count differs from the construct's"));
         }
-        let mut sources: Vec<VReg> = values.iter().map(|&v| self.reg(v)).collect();
+        let pairs: Vec<(VReg, Value)> = targets
+            .iter()
+            .zip(values)
+            .filter_map(|(&t, v)| v.map(|v| (t, v)))
+            .collect();
+        let targets: Vec<VReg> = pairs.iter().map(|p| p.0).collect();
+        let mut sources: Vec<VReg> = pairs.iter().map(|p| self.reg(p.1)).collect();
         if parallel {
             for i in 0..targets.len() {
                 // A source read after target i is written must be saved before.
@@ -337,15 +432,24 @@ impl<'f> Isel<'f> {
 
     // ---- values and their forms -------------------------------------------------------
 
-    /// Records `reg` as the register of `v`.
+    /// Records `reg` as the register of `v`. If the instruction just pushed writes exactly
+    /// `reg`, it is remembered as `v`'s definition (for folding `fsat` and for coalescing).
     pub fn set(&mut self, v: Value, reg: VReg) {
         self.regs[v] = Some(reg);
-    }
-
-    /// Defines `v` as the result of the machine instruction just pushed.
-    pub fn set_last(&mut self, v: Value, reg: VReg) {
-        self.regs[v] = Some(reg);
-        self.def_at[v] = Some(self.m.insts.len() - 1);
+        if let Some(last) = self.m.insts.last() {
+            let mut exact = false;
+            let mut other = false;
+            last.for_each_def(|d| {
+                if *d == reg {
+                    exact = true;
+                } else {
+                    other = true;
+                }
+            });
+            if exact && !other {
+                self.def_at[v] = Some(self.m.insts.len() - 1);
+            }
+        }
     }
 
     /// The register of `v` (every value is given one when defined; a missing one is an IR

@@ -2,9 +2,9 @@
 //! varyings through `ld_var`, colour outputs through `st_tile`, derivatives through
 //! `dfdx`/`dfdy`, and the vertex stage's memory-based inputs and outputs (see [`crate::abi`]).
 //!
-//! Coarse derivatives are computed as fine ones (Vulkan allows it: "OpDPdxCoarse ... may
-//! be computed ... the same as OpDPdxFine"); the two agree on the affine varyings the
-//! fragment model supplies.
+//! Fine (and default) derivatives are `dfdx`/`dfdy`. Coarse ones take the quad's top row or
+//! left column: the top-left value and its neighbour are broadcast across the quad with
+//! `simd_shuffle` (lane `(thread & ~3) | j`) and subtracted, as the interpreter defines them.
 
 use agxc_egraph::ir::{
     Axis, Builtin, Const, DerivPrecision, InputSlot, Interp, OutputSlot, Stage, Type, Value,
@@ -225,9 +225,63 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// Reads, with one `ld_var` each at the start, the varying locations of which two or
+    /// more components are read (as 32-bit values with one interpolation mode): the
+    /// components land in consecutive registers, and `ld_var` depends on the pixel only, so
+    /// reading early is safe.
+    pub(super) fn load_varyings(&mut self) {
+        let mut wanted: std::collections::BTreeMap<u32, (u8, Option<Interp>, bool)> =
+            Default::default();
+        let func = self.func;
+        func.for_each_inst(|_, inst| {
+            let data = &func.insts[inst];
+            if let agxc_egraph::ir::Op::Effect(agxc_egraph::ir::EffectOp::Input(slot)) = data.op {
+                if func.value_type(data.results[0]) == Type::F16 || slot.component > 3 {
+                    return;
+                }
+                let entry = wanted.entry(slot.location).or_insert((0, None, true));
+                entry.0 |= 1 << slot.component;
+                match entry.1 {
+                    None => entry.1 = Some(slot.interp),
+                    Some(i) if i != slot.interp => entry.2 = false,
+                    Some(_) => {}
+                }
+            }
+        });
+        for (location, (mask, interp, consistent)) in wanted {
+            let count = mask.count_ones() as u16;
+            if count < 2 || !consistent {
+                continue;
+            }
+            let dst = self.m.new_group(RegClass::Vec32(count as u8));
+            self.m.op(Instr::LdVar {
+                dst,
+                index: location as u8,
+                mask,
+                perspective: interp == Some(Interp::Perspective),
+            });
+            let mut k = 0u16;
+            for c in 0..4u8 {
+                if mask >> c & 1 == 1 {
+                    self.varyings.insert((location, c), dst.word(k));
+                    k += 1;
+                }
+            }
+        }
+    }
+
     pub(super) fn input(&mut self, slot: InputSlot, r: Value) -> Result<(), BackendError> {
         let ty = self.func.value_type(r);
         match self.func.stage {
+            Stage::Fragment
+                if ty != Type::F16
+                    && self.varyings.contains_key(&(slot.location, slot.component)) =>
+            {
+                let v = self.varyings[&(slot.location, slot.component)];
+                let reg = self.float_to_input_type(v, ty);
+                self.set(r, reg);
+                Ok(())
+            }
             Stage::Fragment => {
                 let float_class = if ty == Type::F16 {
                     RegClass::H16
@@ -376,7 +430,7 @@ impl Isel<'_> {
     pub(super) fn derivative(
         &mut self,
         axis: Axis,
-        _precision: DerivPrecision,
+        precision: DerivPrecision,
         a: Value,
         r: Value,
     ) -> Result<(), BackendError> {
@@ -384,11 +438,47 @@ impl Isel<'_> {
             return Err(self.unsupported("a derivative outside a fragment shader"));
         }
         let ty = self.func.value_type(r);
+        let class = class_of(ty);
+        if precision == DerivPrecision::Coarse {
+            // The quad's top-left value and its right (x) or lower (y) neighbour, read by
+            // quad broadcasts: lane (thread & ~3) | j.
+            let v = self.reg(a);
+            let v = match self.fsrc(a) {
+                s if s.abs || s.neg => {
+                    let t = self.m.new_group(class);
+                    self.fmov(t, s);
+                    t
+                }
+                _ => v,
+            };
+            let lane = self.get_sr(SpecialReg::ThreadIndexInSimdgroup);
+            let quad = self.m.new_group(RegClass::R32);
+            self.bitop(quad, Src::reg(lane), Src::Imm(28), crate::isa::bitop::AND);
+            let other = if axis == Axis::X { 1 } else { 2 };
+            let read = |isel: &mut Self, j: u8| {
+                let idx = isel.m.new_group(RegClass::R32);
+                isel.bitop(idx, Src::reg(quad), Src::Imm(j), crate::isa::bitop::OR);
+                let dst = isel.m.new_group(class);
+                isel.m.push(crate::mir::MInst::QuadShuffle {
+                    dst,
+                    src: v,
+                    lane: idx.lo16(),
+                });
+                dst
+            };
+            let base = read(self, 0);
+            let next = read(self, other);
+            let dst = self.m.new_group(class);
+            let prec = Self::prec(ty);
+            self.fadd(prec, dst, FSrc::reg(next), FSrc::reg(base).negated());
+            self.set(r, dst);
+            return Ok(());
+        }
         let op = match axis {
             Axis::X => FUnaryOp::Dfdx,
             Axis::Y => FUnaryOp::Dfdy,
         };
-        let dst = self.m.new_group(class_of(ty));
+        let dst = self.m.new_group(class);
         let s = self.fsrc(a);
         self.funary(op, dst, s);
         self.set(r, dst);

@@ -56,10 +56,21 @@ impl Isel<'_> {
             let dst = group.word(i as u16);
             match scale {
                 Some(s) => self.fmul(Precision::F32, dst, v, FSrc::reg(s)),
-                None => self.fmov(dst, v),
+                None => self.float_copy(dst, v),
             }
         }
         group
+    }
+
+    /// `dst = v` as f32: a register copy when `v` already is a plain 32-bit register (which
+    /// `collect` can coalesce away), else a float move converting or applying modifiers.
+    fn float_copy(&mut self, dst: VReg, v: FSrc<VReg>) {
+        match v.src {
+            Src::Reg { reg, .. } if reg.class == RegClass::R32 && !v.abs && !v.neg => {
+                self.mov(dst, reg)
+            }
+            _ => self.fmov(dst, v),
+        }
     }
 
     pub(super) fn sample(
@@ -85,12 +96,12 @@ impl Isel<'_> {
             let dst = coords.word(i as u16);
             match q {
                 Some(r) => self.fmul(Precision::F32, dst, c, FSrc::reg(r)),
-                None => self.fmov(dst, c),
+                None => self.float_copy(dst, c),
             }
         }
         if let Some(layer) = ops.layer {
             let l = self.fsrc(layer);
-            self.fmov(coords.word(ops.coords.len() as u16), l);
+            self.float_copy(coords.word(ops.coords.len() as u16), l);
         }
         let fs = |isel: &Self, v: Option<Value>| v.map(|v| isel.fsrc(v));
         let min = fs(self, ops.min_lod);
@@ -148,7 +159,7 @@ impl Isel<'_> {
             let t = self.m.new_group(RegClass::R32);
             match q {
                 Some(r) => self.fmul(Precision::F32, t, dr, FSrc::reg(r)),
-                None => self.fmov(t, dr),
+                None => self.float_copy(t, dr),
             }
             extra_vals.push(t);
         }

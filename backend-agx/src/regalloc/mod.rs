@@ -27,6 +27,10 @@ use crate::mir::{MFunction, MInst, VReg};
 /// Most allocate-and-spill rounds before giving up.
 pub const MAX_ROUNDS: usize = 64;
 
+/// The largest spill frame: stack instructions address it with a signed 16-bit byte offset
+/// (`MemoryIndex`), and a slot of up to 16 bytes must fit below the limit.
+pub const MAX_STACK_BYTES: u32 = i16::MAX as u32 - 16;
+
 /// An allocated function.
 #[derive(Clone, Debug)]
 pub struct Allocation {
@@ -53,7 +57,14 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
         let iv = liveness::intervals(&m.insts, m.groups.len());
         unspillable.resize(m.groups.len(), false);
         let prefer = copy_sources(&m.insts, &iv, &m.groups);
-        match scan::scan(&iv, &m.groups, &unspillable, &reserved, limit.min(256), &prefer) {
+        match scan::scan(
+            &iv,
+            &m.groups,
+            &unspillable,
+            &reserved,
+            limit.min(256),
+            &prefer,
+        ) {
             scan::Scan::Assigned(base) => {
                 let mut used = if exec_stack { 1 } else { 0 };
                 for i in iv.iter().flatten() {
@@ -86,6 +97,13 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
                 }
                 spilled_total += groups.len() as u32;
                 spill::spill(&mut m, &groups, &mut frame, &mut unspillable);
+                if frame > MAX_STACK_BYTES {
+                    return Err(BackendError::RegisterAllocation {
+                        reason: format!(
+                            "spilling needs {frame} stack bytes; stack offsets reach {MAX_STACK_BYTES}"
+                        ),
+                    });
+                }
             }
         }
     }
@@ -104,11 +122,9 @@ fn copy_of<R: Copy>(inst: &MInst<R>) -> Option<(R, R)> {
                     src: Src::Reg { reg, .. },
                     sext: false,
                 },
-            b:
-                IntSrc {
-                    src: Src::Imm(0),
-                    ..
-                },
+            b: IntSrc {
+                src: Src::Imm(0), ..
+            },
             neg_b: false,
             shift: 0,
             sat: false,
@@ -130,7 +146,9 @@ fn copy_sources(
 ) -> Vec<Option<u32>> {
     let mut prefer = vec![None; groups.len()];
     for (pos, inst) in insts.iter().enumerate() {
-        let Some((d, s)) = copy_of(inst) else { continue };
+        let Some((d, s)) = copy_of(inst) else {
+            continue;
+        };
         let whole = |v: VReg| v.offset == 0 && groups[v.group as usize].units == v.class.units();
         let (Some(di), Some(si)) = (iv[d.group as usize], iv[s.group as usize]) else {
             continue;

@@ -188,8 +188,10 @@ impl<'m> Lowerer<'m> {
         if depth > 32 {
             return Err(inst.invalid("type nests too deeply"));
         }
-        let at = |o: u32, k: u32| {
-            o.checked_add(k)
+        // `o + i * step`, rejecting offsets past 4 GiB.
+        let at = |o: u32, i: u32, step: u32| {
+            i.checked_mul(step)
+                .and_then(|k| o.checked_add(k))
                 .ok_or_else(|| inst.invalid("offset overflow"))
         };
         match self.types.get(ty, inst)?.clone() {
@@ -204,7 +206,7 @@ impl<'m> Lowerer<'m> {
                         let mut comps = Vec::new();
                         for i in 0..count {
                             comps.push(
-                                self.load_scalars(space, base, at(offset, i * stride)?, &[t])[0],
+                                self.load_scalars(space, base, at(offset, i, stride)?, &[t])[0],
                             );
                         }
                         Ok(Agg::vector(comps))
@@ -222,9 +224,9 @@ impl<'m> Lowerer<'m> {
                 let mut cols = Vec::new();
                 for c in 0..columns {
                     let (o, l) = if row_major {
-                        (at(offset, c * scalar)?, MemLayout::Strided { stride })
+                        (at(offset, c, scalar)?, MemLayout::Strided { stride })
                     } else {
-                        (at(offset, c * stride)?, MemLayout::Plain)
+                        (at(offset, c, stride)?, MemLayout::Plain)
                     };
                     cols.push(self.load_mem(inst, space, base, o, column, l, depth + 1)?);
                 }
@@ -234,11 +236,7 @@ impl<'m> Lowerer<'m> {
                 let stride = self.types.array_stride(ty, &self.decos, inst)?;
                 let mut items = Vec::new();
                 for i in 0..length {
-                    let o = at(
-                        offset,
-                        i.checked_mul(stride)
-                            .ok_or_else(|| inst.invalid("offset overflow"))?,
-                    )?;
+                    let o = at(offset, i, stride)?;
                     items.push(self.load_mem(inst, space, base, o, elem, layout, depth + 1)?);
                 }
                 Ok(Agg::composite(items))
@@ -252,7 +250,7 @@ impl<'m> Lowerer<'m> {
                         inst,
                         space,
                         base,
-                        at(offset, off)?,
+                        at(offset, 1, off)?,
                         m,
                         l,
                         depth + 1,
@@ -323,8 +321,10 @@ impl<'m> Lowerer<'m> {
         if depth > 32 {
             return Err(inst.invalid("type nests too deeply"));
         }
-        let at = |o: u32, k: u32| {
-            o.checked_add(k)
+        // `o + i * step`, rejecting offsets past 4 GiB.
+        let at = |o: u32, i: u32, step: u32| {
+            i.checked_mul(step)
+                .and_then(|k| o.checked_add(k))
                 .ok_or_else(|| inst.invalid("offset overflow"))
         };
         let shape = || inst.mismatch("stored value does not match the pointee type");
@@ -344,7 +344,7 @@ impl<'m> Lowerer<'m> {
                 match layout {
                     MemLayout::Strided { stride } => {
                         for (i, &c) in comps.iter().enumerate() {
-                            self.store_scalars(space, base, at(offset, i as u32 * stride)?, &[c]);
+                            self.store_scalars(space, base, at(offset, i as u32, stride)?, &[c]);
                         }
                     }
                     _ => self.store_scalars(space, base, offset, &comps),
@@ -362,9 +362,9 @@ impl<'m> Lowerer<'m> {
                 for (c, col) in cols.iter().enumerate() {
                     let c = c as u32;
                     let (o, l) = if row_major {
-                        (at(offset, c * scalar)?, MemLayout::Strided { stride })
+                        (at(offset, c, scalar)?, MemLayout::Strided { stride })
                     } else {
-                        (at(offset, c * stride)?, MemLayout::Plain)
+                        (at(offset, c, stride)?, MemLayout::Plain)
                     };
                     self.store_mem(inst, space, base, o, column, l, col, depth + 1)?;
                 }
@@ -378,12 +378,7 @@ impl<'m> Lowerer<'m> {
                     .to_vec();
                 let stride = self.types.array_stride(ty, &self.decos, inst)?;
                 for (i, item) in items.iter().enumerate() {
-                    let o = at(
-                        offset,
-                        (i as u32)
-                            .checked_mul(stride)
-                            .ok_or_else(|| inst.invalid("offset overflow"))?,
-                    )?;
+                    let o = at(offset, i as u32, stride)?;
                     self.store_mem(inst, space, base, o, elem, layout, item, depth + 1)?;
                 }
                 Ok(())
@@ -397,7 +392,16 @@ impl<'m> Lowerer<'m> {
                 for (i, (&m, item)) in members.iter().zip(items.iter()).enumerate() {
                     let off = self.types.member_offset(ty, i as u32, &self.decos, inst)?;
                     let l = self.member_layout(ty, i as u32, m, inst)?;
-                    self.store_mem(inst, space, base, at(offset, off)?, m, l, item, depth + 1)?;
+                    self.store_mem(
+                        inst,
+                        space,
+                        base,
+                        at(offset, 1, off)?,
+                        m,
+                        l,
+                        item,
+                        depth + 1,
+                    )?;
                 }
                 Ok(())
             }

@@ -170,11 +170,11 @@ impl<'m> Lowerer<'m> {
                 ExecutionMode::LocalSizeId => {
                     for (slot, i) in modes.local_size.iter_mut().zip(2..) {
                         let v = self.operand_scalar(inst, i)?;
-                        let c = self
-                            .fold(v)
-                            .filter(|c| c.ty().is_int())
-                            .ok_or_else(|| inst.invalid("LocalSizeId operand is not an integer constant"))?;
-                        *slot = u32::try_from(c.as_u64()).map_err(|_| inst.invalid("LocalSizeId out of range"))?;
+                        let c = self.fold(v).filter(|c| c.ty().is_int()).ok_or_else(|| {
+                            inst.invalid("LocalSizeId operand is not an integer constant")
+                        })?;
+                        *slot = u32::try_from(c.as_u64())
+                            .map_err(|_| inst.invalid("LocalSizeId out of range"))?;
                     }
                 }
                 ExecutionMode::OriginUpperLeft => modes.origin_upper_left = true,

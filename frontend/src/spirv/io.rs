@@ -149,7 +149,9 @@ impl<'m> Lowerer<'m> {
                     };
                     values.push(self.invariant_read(EffectOp::Input(slot), scalar));
                 }
-                *location += 1;
+                *location = location
+                    .checked_add(1)
+                    .ok_or_else(|| at.invalid("location out of range"))?;
                 Ok(if self.types.is_vector(ty) {
                     Agg::vector(values)
                 } else {
@@ -335,7 +337,9 @@ impl<'m> Lowerer<'m> {
                         component: (component as usize + c) as u8,
                     }));
                 }
-                *location += 1;
+                *location = location
+                    .checked_add(1)
+                    .ok_or_else(|| at.invalid("location out of range"))?;
             }
             Ty::Matrix { .. } | Ty::Array { .. } => {
                 for child in self.types.children(ty, at)? {

@@ -76,10 +76,13 @@ impl<'m> Lowerer<'m> {
                     return Err(inst.unsupported("an initializer on a Workgroup variable"));
                 }
                 let size = self.types.natural_size(pointee, &self.decos, inst)?;
-                let offset = self.func.shared_memory.next_multiple_of(16);
-                self.func.shared_memory = offset
-                    .checked_add(size)
-                    .ok_or_else(|| inst.unsupported("more than 4 GiB of workgroup memory"))?;
+                let too_much = || inst.unsupported("more than 4 GiB of workgroup memory");
+                let offset = self
+                    .func
+                    .shared_memory
+                    .checked_next_multiple_of(16)
+                    .ok_or_else(too_much)?;
+                self.func.shared_memory = offset.checked_add(size).ok_or_else(too_much)?;
                 mem(AddressSpace::Workgroup, offset)
             }
             other => return Err(inst.unsupported(format!("storage class {other:?}"))),

@@ -69,10 +69,22 @@ impl<'m> Lowerer<'m> {
             let kc = self.iconst(Type::I32, k as i64);
             let hit = self.pure(PureOp::Ieq, &[code, kc]);
             let parent = self.block;
-            let (_, [then_block, else_block]) = self.builder().begin_if(hit, &[]);
+            let (dispatch, [then_block, else_block]) = self.builder().begin_if(hit, &[]);
             self.block = then_block;
+            // The dispatch `if` is a construct of its own: an exit that would need to yield
+            // from an enclosing `if` cannot be taken from inside it.
+            let guard = Frame::new(
+                FrameKind::If { merge: None },
+                Some(dispatch),
+                Vec::new(),
+                env_k.clone(),
+                self.visited.len(),
+                &frame.at,
+            );
+            self.frames.push(guard);
             self.env = env_k;
             self.take_exit(&frame, target)?;
+            self.frames.pop();
             self.block = else_block;
             self.builder().yield_(&[]);
             self.block = parent;

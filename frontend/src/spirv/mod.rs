@@ -1,16 +1,22 @@
 //! The SPIR-V front end: a SPIR-V module's entry point lifted into a graph-IR [`Function`].
 //!
 //! ```text
-//! words ─ module.rs (rspirv decode + word offsets) ─ entry.rs (capabilities, entry point, modes)
-//!       ─ constants.rs (types, constants, specialization, globals) ─ cfg.rs/loops.rs/switch.rs/
-//!         calls.rs (structured control flow, inlining) ─ instruction.rs ─ arith.rs, composite.rs,
-//!         memory.rs, io.rs, image.rs, glsl450/ ─ verified IR Function
+//! words ─► module.rs      rspirv decoding, word offsets of instructions
+//!       ─► entry.rs       capabilities, extensions, entry point, execution modes
+//!       ─► constants.rs   types (types.rs), constants, specialization, global variables
+//!       ─► cfg.rs         structured control flow: if (cfg.rs), loops (loops.rs), switches
+//!                         (switch.rs), inlined calls (calls.rs), merges (merge.rs, liveness.rs)
+//!       ─► instruction.rs one SPIR-V instruction: arith.rs, composite.rs, memory.rs, buffer.rs,
+//!                         io.rs, image.rs, glsl450/
+//!       ─► verify         a verified IR Function
 //! ```
 //!
 //! # Design notes
 //! - Decoding is `rspirv`'s (`rspirv::dr::load_words`), with the `spirv` crate's enums; the only
-//!   thing read from the words directly is each instruction's word count, to know its offset for
-//!   error messages (SPIR-V section 2.3).
+//!   thing read from the words directly is each instruction's word count and opcode, to know its
+//!   offset for error messages (SPIR-V section 2.3) and to set aside what the loader has no place
+//!   for (`OpExecutionModeId`, decoded by `rspirv`'s parser on its own; module-scope non-semantic
+//!   `OpExtInst`, dropped).
 //! - The IR is scalarized: a SPIR-V vector is several IR values, a matrix a list of column
 //!   vectors, arrays and structures trees of scalars (`value.rs`). Integers are signless; the
 //!   opcode picks the signed or unsigned operation.
@@ -33,9 +39,10 @@
 //! - Capabilities: exactly [`SUPPORTED_CAPABILITIES`]; extensions: [`SUPPORTED_EXTENSIONS`];
 //!   extended instruction sets: `GLSL.std.450` (all of it but `IMix` and the 64-bit pack
 //!   functions, see `glsl450/`) and `NonSemantic.*` (skipped).
-//! - Execution models GLCompute, Fragment, Vertex; modes LocalSize, OriginUpperLeft/LowerLeft,
-//!   PixelCenterInteger, DepthReplacing, EarlyFragmentTests (DepthGreater/Less/Unchanged and
-//!   LocalSizeHint are accepted and ignored); a `WorkgroupSize` constant overrides LocalSize.
+//! - Execution models GLCompute, Fragment, Vertex; modes LocalSize, LocalSizeId,
+//!   OriginUpperLeft/LowerLeft, PixelCenterInteger, DepthReplacing, EarlyFragmentTests
+//!   (DepthGreater/Less/Unchanged and LocalSizeHint are accepted and ignored); a `WorkgroupSize`
+//!   constant overrides LocalSize.
 //! - Types: bool, 16/32-bit integers and floats, vectors, matrices, arrays, runtime arrays,
 //!   structures, pointers, images (1D/2D/3D/cube, arrayed, float sampled type), samplers and
 //!   sampled images.
@@ -49,9 +56,17 @@
 //! 64-bit and 8-bit types, atomics, storage images (`OpImageRead`/`Write`), gathers,
 //! `OpImageQueryLod`/`Samples`, multisampled images, dynamic image offsets, arrays of
 //! descriptors, physical pointers and variable pointers, subgroup operations, geometry and
-//! tessellation stages, transform feedback, dual-source blending (`Index`), `OpPhi` of pointers
-//! or images, initializers on Workgroup variables, and the module-scope `OpExtInst` of
-//! NonSemantic.Shader.DebugInfo (which `rspirv` does not load).
+//! tessellation stages, transform feedback, dual-source blending (`Index`), pointers or images
+//! chosen by control flow (`OpPhi`/`OpSelect` of them), initializers on Workgroup variables,
+//! integer-typed textures, and `OpSpecConstantOp` operations outside the list SPIR-V allows for
+//! shaders.
+//!
+//! # Output
+//! All constants and invariant reads (built-ins, inputs, buffer and texture sizes) sit at the
+//! start of the entry block, once each; unused ones are dropped. Stage outputs are written where
+//! the entry point returns, once per written component. Control flow keeps its structure; code
+//! is duplicated only for continue constructs reached by several `continue`s and for functions
+//! called several times.
 //!
 //! # Limits
 //! Nesting of constructs and inlined calls is bounded (48) and so is the size of the lifted

@@ -129,11 +129,12 @@ impl Agg {
         }
     }
 
-    /// The components of a scalar (one) or a vector (several); `None` for anything else.
+    /// The components of a scalar (one) or a vector (several); `None` for anything else,
+    /// including an empty structure (so that callers may rely on at least one component).
     pub fn components(&self) -> Option<SmallVec<[Value; 4]>> {
         match self {
             Agg::Scalar(v) => Some(SmallVec::from_slice(&[*v])),
-            Agg::Composite(c) => c.iter().map(Agg::scalar).collect(),
+            Agg::Composite(c) if !c.is_empty() => c.iter().map(Agg::scalar).collect(),
             _ => None,
         }
     }

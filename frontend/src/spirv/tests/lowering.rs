@@ -385,3 +385,42 @@ fn fragment_kill_demote_and_modes() {
         4
     );
 }
+
+#[test]
+fn empty_structures_are_type_errors_not_panics() {
+    // GLSL.std.450 members (Length = 66, Modf = 35, Frexp = 51) and extended arithmetic given
+    // an empty structure where a scalar or vector belongs.
+    for (opcode, ext) in [
+        (None, 66),
+        (None, 35),
+        (None, 51),
+        (Some(spirv::Op::IAddCarry), 0),
+    ] {
+        let mut k = Kernel::new();
+        let glsl = k.b.ext_inst_import("GLSL.std.450");
+        let empty = k.b.type_struct([]);
+        let c = k.b.constant_composite(empty, []);
+        let r = match opcode {
+            None => {
+                k.b.ext_inst(k.float, None, glsl, ext, [Operand::IdRef(c)])
+                    .unwrap()
+            }
+            Some(_) => {
+                let pair = k.b.type_struct([k.uint, k.uint]);
+                k.b.i_add_carry(pair, None, c, c).unwrap()
+            }
+        };
+        let _ = r;
+        let words = k.finish();
+        let e = crate::spirv::lift(&words, &LiftOptions::default())
+            .expect_err("an empty structure is not a number");
+        assert!(
+            matches!(
+                e,
+                crate::spirv::SpirvError::TypeMismatch { .. }
+                    | crate::spirv::SpirvError::Invalid { .. }
+            ),
+            "{e:?}"
+        );
+    }
+}

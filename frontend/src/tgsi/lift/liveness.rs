@@ -21,6 +21,8 @@ use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::limits::MAX_LIVENESS_BITS;
 use crate::tgsi::opcode::Opcode;
 use crate::tgsi::structure::{Stmt, Tree};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Per-construct register sets (indexed by the construct's `node`).
 #[derive(Clone, Debug)]
@@ -42,10 +44,13 @@ struct Effects {
     writes: RegSet,
 }
 
+/// An array of a register file (`None`: the whole file) and a component mask.
+type ArrayKey = (RegFile, Option<u32>, u8);
+
 struct Analysis<'a> {
     /// The components of every register an indirect access may reach, by (file, array id,
     /// component mask): computed once per array.
-    arrays: std::cell::RefCell<std::collections::HashMap<(RegFile, Option<u32>, u8), RegSet>>,
+    arrays: RefCell<HashMap<ArrayKey, RegSet>>,
     program: &'a Program,
     decls: &'a Decls,
     regs: &'a RegTable,

@@ -1,0 +1,98 @@
+//! Copy coalescing for the values structured constructs hand on: `yield` operands into the
+//! `if`'s result registers, `break` operands into the loop's results, and the operands of the
+//! `continue` that ends a loop body into its parameters.
+//!
+//! Instead of a copy, the instruction that computed the value writes the construct's register
+//! directly (the value's group is renamed). This is sound when:
+//! - the value was computed inside the construct (inside the arm, or the loop body), by one
+//!   machine instruction defining its whole group, and no other value was coalesced into the
+//!   same target in the same region (the definition writes the target for every lane active
+//!   there; the copies at other exits write only the lanes leaving there, after it);
+//! - for loop parameters, additionally nothing reads the parameter after the value is
+//!   computed and no other `continue` follows it (the old value must stay available until
+//!   its last use, and an earlier `continue` may pass it on unchanged), which is checked on
+//!   the code emitted so far; only the final `continue` of a body qualifies, as no code of
+//!   the iteration follows it.
+//!
+//! `if` and loop results are never read inside their construct, so they need no such check.
+
+use agxc_egraph::ir::Value;
+
+use super::Isel;
+use crate::mir::VReg;
+
+impl Isel<'_> {
+    /// Makes `v`'s defining instruction write `target` instead of a later copy. `start` is the
+    /// first instruction of the construct; `check_reads` guards against reads of `target`
+    /// after `v` is defined. Returns whether the copy is now unnecessary.
+    pub(super) fn coalesce_into(
+        &mut self,
+        target: VReg,
+        v: Value,
+        start: usize,
+        check_reads: bool,
+    ) -> bool {
+        let src = self.reg(v);
+        if src.group == target.group {
+            return src == target;
+        }
+        // One computed value per target and region: a coalesced definition writes the target
+        // for every lane active there, not only for the lanes leaving through this exit, so a
+        // second one could overwrite the first while it is still needed (copies at an exit
+        // write only the leaving lanes and are harmless).
+        if self.coalesced.contains(&(target.group, start)) {
+            return false;
+        }
+        let Some(d) = self.def_index(v) else {
+            return false;
+        };
+        let whole = |g: &crate::mir::Group, r: VReg| r.offset == 0 && g.units == r.class.units();
+        if d < start
+            || src.class != target.class
+            || !whole(&self.m.groups[src.group as usize], src)
+            || !whole(&self.m.groups[target.group as usize], target)
+        {
+            return false;
+        }
+        // The whole function: a group already coalesced into another construct's register
+        // has that construct's other writers (earlier breaks, the other arm).
+        let insts = &self.m.insts;
+        let mut single_def = true;
+        for (i, inst) in insts.iter().enumerate() {
+            if i != d {
+                inst.for_each_def(|r| single_def &= r.group != src.group);
+            }
+        }
+        if !single_def {
+            return false;
+        }
+        if check_reads {
+            // A `continue` after the definition reads the parameter too when it passes the
+            // old value on (that copy is to itself, so it is not in the code).
+            let mut read = false;
+            for inst in &insts[d + 1..] {
+                inst.for_each_use(|r| read |= r.group == target.group);
+                read |= matches!(inst, crate::mir::MInst::Continue);
+            }
+            if read {
+                return false;
+            }
+        }
+        let retarget = |r: VReg| {
+            if r.group == src.group {
+                VReg {
+                    group: target.group,
+                    ..r
+                }
+            } else {
+                r
+            }
+        };
+        for inst in &mut self.m.insts[d..] {
+            *inst = inst.map_regs(retarget);
+        }
+        self.retarget_values(src.group, target.group);
+        self.coalesced.insert((target.group, start));
+        true
+    }
+}
