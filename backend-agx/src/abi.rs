@@ -21,9 +21,19 @@
 //! | `VertexCount` | 32 | vertices to shade |
 //! | `VertexInput(location)` | 64 | address of the attribute array of a location |
 //! | `VertexOutput(slot)` | 64 | address of an output array (per location; see below) |
+//! | `Constant(bits)` | 32 | the constant `bits` (constant pool; see below) |
 //!
 //! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
 //! dynamic offset loads from `PushAddress` with `device_load`.
+//!
+//! # Constant pool
+//! A constant that fits no instruction's immediate field (the 8-bit integer or float
+//! immediate) would cost a `mov_imm` in every invocation. As Mesa's AGX backend does
+//! (`agx_opt_promote_constants.c`), the compiler instead *promotes* such constants to uniform
+//! registers the runtime preloads: `Constant(bits)` words appended after every other uniform
+//! of the shader, one per distinct value, a 16-bit constant in the low half of its word (high
+//! half zero). Which constants are promoted is the `promote` pass's heuristic; the runtime only
+//! copies each word's bits into its uniform before a dispatch, like any other content.
 //!
 //! # Textures and samplers
 //! Textures are numbered by ascending `(set, binding)` into texture slots 0, 1, ..., samplers
@@ -31,6 +41,19 @@
 //!
 //! # Fragment stage
 //! Varying location `l`, component `c` is `ld_var` slot `l`, component `c` (locations 0..16).
+//! The seed ISA document leaves `ld_var` as `TODO()`; this ABI defines the varying supply:
+//! - an interpolated slot's component is a plane the runtime evaluates at the pixel centre
+//!   (the simulator's `Varying` planes), read as f32 (f16 into a 16-bit register); integer
+//!   inputs convert it toward zero;
+//! - a slot read `flat` ([`Abi::flat_varyings`]) is marked flat by the runtime and its
+//!   components are 32-bit words, the provoking vertex's outputs under the vertex stage's
+//!   output rule below (f32 bits, i32, i16 sign-extended, f16 widened to f32). The shader reads
+//!   them with `ld_var` (perspective clear) into 32-bit registers, bit for bit: f32 and i32
+//!   inputs use the word, f16 inputs round it to f16, i16 inputs take its low half. Mesa's
+//!   production compiler reads flat varyings the same way, as the raw coefficient without
+//!   interpolation. [`Abi::flat_inputs`] lists each flat component's type, so that a runtime
+//!   given a numeric value rather than a word can convert it as the vertex stage would have.
+//!
 //! Colour output location `l` is `st_tile` render target `l` (0..8), stored as f32 (integers as
 //! their 32-bit pattern). `frag_depth` goes to component 0 of render target
 //! [`Abi::depth_target`], the first target after the colour locations used.
@@ -52,7 +75,9 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use agxc_egraph::ir::{AddressSpace, Binding, Builtin, EffectOp, Function, Op, OutputSlot, Stage};
+use agxc_egraph::ir::{
+    AddressSpace, Binding, Builtin, EffectOp, Function, Op, OutputSlot, Stage, Type,
+};
 
 use crate::error::BackendError;
 
@@ -83,6 +108,8 @@ pub enum UniformContent {
     VertexInput(u32),
     /// Address of the output array of a slot (64-bit).
     VertexOutput(OutputSlot),
+    /// A constant of the shader's constant pool: these bits, preloaded as they are.
+    Constant(u32),
 }
 
 impl UniformContent {
@@ -115,6 +142,7 @@ impl fmt::Display for UniformContent {
             UniformContent::VertexCount => f.write_str("vertex count"),
             UniformContent::VertexInput(l) => write!(f, "address of vertex attribute {l}"),
             UniformContent::VertexOutput(s) => write!(f, "address of vertex output {s:?}"),
+            UniformContent::Constant(bits) => write!(f, "constant {bits:#010x}"),
         }
     }
 }
@@ -145,25 +173,52 @@ pub struct Abi {
     pub varyings: Vec<u32>,
     /// The varying slots read without interpolation (`flat`): the runtime marks them flat.
     pub flat_varyings: Vec<u32>,
+    /// Every flat varying component read, with the type it is read as (see the module docs).
+    pub flat_inputs: Vec<FlatInput>,
+}
+
+/// A flat fragment input: the varying component it reads and the type it reads it as.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct FlatInput {
+    /// Varying location (the `ld_var` slot).
+    pub location: u32,
+    /// Component, 0..4.
+    pub component: u8,
+    /// The input's type.
+    pub ty: Type,
 }
 
 /// The most varying slots (`ld_var` index is 4 bits).
 pub const MAX_VARYINGS: u32 = 16;
 /// The most render targets (`st_tile` rt is 3 bits).
 pub const MAX_RENDER_TARGETS: u32 = 8;
+/// The 32-bit uniform registers (`u0..u255`).
+pub const UNIFORM_WORDS: u32 = 256;
 /// The largest push-constant block kept in uniforms, in bytes; larger blocks are read from
 /// memory only.
 pub const MAX_PUSH_UNIFORM_BYTES: u32 = 256;
 
 impl Abi {
     /// Lays out the resources `func` uses.
+    ///
+    /// Geometry functions are refused: the G13 has no geometry stage in hardware (Mesa's
+    /// Asahi driver runs geometry shaders as compute programs that write the vertices to
+    /// memory, a lowering this backend does not have).
     pub fn for_function(func: &Function) -> Result<Abi, BackendError> {
+        if let Stage::Geometry(_) = func.stage {
+            return Err(BackendError::Unsupported {
+                what: "the geometry stage (the G13 has no geometry hardware; geometry shaders \
+                       would have to be lowered to compute)"
+                    .into(),
+            });
+        }
         let mut need = BTreeSet::new();
         let mut textures = BTreeSet::new();
         let mut samplers = BTreeSet::new();
         let mut colour_locations = BTreeSet::new();
         let mut varyings = BTreeSet::new();
         let mut flat = BTreeSet::new();
+        let mut flat_inputs = BTreeSet::new();
         let mut interpolated = BTreeSet::new();
         let mut writes_depth = false;
         let mut push_end = 0u32;
@@ -220,6 +275,11 @@ impl Abi {
                         varyings.insert(slot.location);
                         if slot.interp == agxc_egraph::ir::Interp::Flat {
                             flat.insert(slot.location);
+                            flat_inputs.insert(FlatInput {
+                                location: slot.location,
+                                component: slot.component,
+                                ty: func.value_type(data.results[0]),
+                            });
                         } else {
                             interpolated.insert(slot.location);
                         }
@@ -260,6 +320,8 @@ impl Abi {
                 | EffectOp::Barrier(_)
                 | EffectOp::Derivative(..)
                 | EffectOp::Demote => {}
+                // Geometry functions were refused above.
+                EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {}
             }
             if bad.is_none() {
                 bad = check_limits(func.stage, effect);
@@ -292,7 +354,7 @@ impl Abi {
             for &content in need.iter().filter(|c| (c.words() == 2) == wide) {
                 let index = u16::try_from(next)
                     .ok()
-                    .filter(|&i| i + content.words() <= 256);
+                    .filter(|&i| u32::from(i + content.words()) <= UNIFORM_WORDS);
                 let Some(index) = index else {
                     return Err(BackendError::TooManyUniforms {
                         needed: next + u32::from(content.words()),
@@ -334,6 +396,7 @@ impl Abi {
             render_targets,
             varyings: varyings.into_iter().collect(),
             flat_varyings: flat.into_iter().collect(),
+            flat_inputs: flat_inputs.into_iter().collect(),
         })
     }
 
@@ -353,6 +416,19 @@ impl Abi {
     /// The sampler slot of a binding.
     pub fn sampler_slot(&self, b: Binding) -> Option<u8> {
         self.samplers.iter().find(|t| t.0 == b).map(|t| t.1)
+    }
+
+    /// Appends `bits` to the constant pool (reusing its word if the pool has it already);
+    /// returns its 32-bit uniform, or `None` when every uniform register is taken.
+    pub fn add_constant(&mut self, bits: u32) -> Option<u16> {
+        let content = UniformContent::Constant(bits);
+        if let Some(index) = self.uniform(content) {
+            return Some(index);
+        }
+        let next = self.uniform_words();
+        let index = u16::try_from(next).ok().filter(|_| next < UNIFORM_WORDS)?;
+        self.uniforms.push(UniformSlot { index, content });
+        Some(index)
     }
 
     /// 32-bit uniforms used.
@@ -424,7 +500,12 @@ impl fmt::Display for Abi {
             writeln!(f, "sampler slot {slot}: {b}")?;
         }
         for l in &self.varyings {
-            writeln!(f, "varying slot {l}: location {l}")?;
+            let flat = if self.flat_varyings.contains(l) {
+                " (flat words)"
+            } else {
+                ""
+            };
+            writeln!(f, "varying slot {l}: location {l}{flat}")?;
         }
         if let Some(t) = self.depth_target {
             writeln!(f, "render target {t}: frag_depth")?;
@@ -504,6 +585,14 @@ mod tests {
         );
         assert_eq!(a.varyings, [2]);
         assert_eq!(a.flat_varyings, [2]);
+        assert_eq!(
+            a.flat_inputs,
+            [FlatInput {
+                location: 2,
+                component: 0,
+                ty: Type::F32
+            }]
+        );
         // Depth goes to the target after the highest colour location.
         assert_eq!(a.depth_target, Some(4));
         assert_eq!(a.render_targets, [1, 3, 4]);

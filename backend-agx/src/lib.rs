@@ -5,7 +5,8 @@
 //!     │ isel      instruction selection: every IR operation to G13 instructions over
 //!     │           virtual register groups; structured control flow kept as pseudo-ops
 //!     ▼
-//!  MFunction ── collect ──► sched ──►    copies into register runs coalesced; list
+//!  MFunction ── collect ──► promote ──►  copies into register runs coalesced; constants
+//!            ── sched ──►                to uniforms (the ABI's constant pool); list
 //!                                        scheduling per straight-line block
 //!     │ regalloc  linear scan in 16-bit units, aligned groups, spilling to the stack
 //!     ▼
@@ -20,8 +21,8 @@
 //!
 //! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
 //! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
-//! the passes [`mir`], [`isel`], [`collect`], [`sched`], [`regalloc`], [`hints`], [`cflow`],
-//! [`waits`], [`emit`], the models [`latency`] and [`stats`], and [`sim`] (running a
+//! the passes [`mir`], [`isel`], [`collect`], [`promote`], [`sched`], [`regalloc`], [`hints`],
+//! [`cflow`], [`waits`], [`emit`], the models [`latency`] and [`stats`], and [`sim`] (running a
 //! [`Binary`] in the simulator with the interpreter's resource types, for tests and tools).
 //!
 //! ```
@@ -57,6 +58,7 @@ pub mod isa;
 pub mod isel;
 pub mod latency;
 pub mod mir;
+pub mod promote;
 pub mod regalloc;
 pub mod sched;
 pub mod sim;
@@ -177,11 +179,13 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
             dumps.push(PassDump { pass, text: text() });
         }
     };
-    let abi = Abi::for_function(func)?;
+    let mut abi = Abi::for_function(func)?;
     let mut m = isel::select(func, &abi)?;
     dump("isel", &|| m.to_string());
     collect::coalesce_runs(&mut m);
     dump("collect", &|| m.to_string());
+    promote::promote_constants(&mut m, &mut abi);
+    dump("promote", &|| m.to_string());
     if opts.schedule {
         sched::schedule(&mut m);
         dump("sched", &|| m.to_string());

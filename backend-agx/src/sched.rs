@@ -11,56 +11,124 @@
 //!   `threadgroup_barrier` is a fence for everything.
 //!
 //! # Heuristic
-//! Classic critical-path list scheduling with a register-pressure guard:
+//! Critical-path list scheduling within a register budget:
 //! 1. each instruction's *height* is its latency plus the longest latency-weighted path to the
 //!    end of the block ([`crate::latency`]: device loads 60 cycles, textures 80, ALU 2..6), so
 //!    loads and texture samples rise to the top of the block and their latency overlaps the
 //!    independent work after them;
-//! 2. among the ready instructions the tallest goes first (ties: original order);
-//! 3. but when scheduling it would raise the live register units (16-bit) above
-//!    [`PRESSURE_LIMIT`], the ready instruction that raises pressure least goes instead
-//!    (ties: tallest), so hiding latency never costs spills in pressure-bound blocks.
+//! 2. among the ready instructions the tallest that issues without waiting for an operand (by
+//!    the in-order issue model of [`crate::latency`]) goes first, else the tallest (ties:
+//!    original order); memory and texture instructions and what feeds them count as never
+//!    waiting, so filling a wait never delays them;
+//! 3. but when scheduling it would raise the live register units (16-bit) above the block's
+//!    *floor*, the ready instruction that raises them least goes instead (ties: as in 2),
+//!    unless it leads to a memory or texture result ([`LONG_LATENCY`]), which may use
+//!    registers up to the block's budget.
 //!
-//! Live units are tracked per group: a group becomes live at its first definition in the block
-//! (or is live on entry), and dies after its last use in the block unless it is live after the
-//! block (by the intervals of `regalloc::liveness`).
+//! The floor is what the block needs anyway: the peak of a pressure-first order of it (every
+//! pick the least-raising one, ties the tallest), or the highest peak the schedule has reached
+//! so far. Below the
+//! floor, registers cost nothing and the schedule interleaves for latency freely; above it,
+//! only memory and texture latency is worth registers. A SIMD-group's own independent work is
+//! what hides a load's 10 to 80 cycles, while the 2 to 6 cycles of an ALU result are hidden by
+//! the other SIMD-groups in flight (occupancy), so spending registers to interleave independent
+//! ALU chains buys little (Mesa's AGX backend schedules for register pressure alone,
+//! `agx_pressure_schedule.c`).
+//!
+//! The budget keeps occupancy: the G13 hides latency mostly by switching between SIMD-groups,
+//! and the threads in flight fall in steps as the register count grows (ERRATA.md, "Registers
+//! and occupancy"). The order instruction selection produced needs some number of registers
+//! (the most units live at once in any block, with the groups live through the block); the
+//! schedule may use registers up to the top of that number's occupancy step
+//! ([`register_budget`]), never more, and a block whose schedule would still exceed its budget
+//! keeps its original order. Within the step, extra registers cost no occupancy, and the
+//! schedule spends them on hiding memory and texture latency (as the occupancy-targeting
+//! schedulers of other GPU compilers do), not on interleaving ALU chains (above).
+//!
+//! Live units are tracked per group: a group is live on entry to a block when its interval
+//! starts before the block, becomes live at its first definition otherwise, and dies after its
+//! last use in the block unless it is live after the block (by the intervals of
+//! `regalloc::liveness`).
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use crate::isa::Instr;
 use crate::latency;
 use crate::mir::{Group, MFunction, MInst, VReg};
 use crate::regalloc::liveness::{intervals, Interval};
 
-/// Live 16-bit units above which the scheduler minimises pressure instead of latency: three
-/// quarters of the register file, leaving room for the allocator's alignment and fragmentation.
-pub const PRESSURE_LIMIT: u32 = 192;
+/// Latency from which an instruction's result is worth registers to wait for in parallel:
+/// memory and texture results ([`latency::LOCAL_MEMORY_LATENCY`] and up), not ALU results.
+pub const LONG_LATENCY: u32 = latency::LOCAL_MEMORY_LATENCY;
 
-/// Schedules every straight-line block of `m`.
+/// Schedules every straight-line block of `m` within the register budget.
 pub fn schedule(m: &mut MFunction) {
     let iv = intervals(&m.insts, m.groups.len());
-    let n = m.insts.len();
-    let mut out = Vec::with_capacity(n);
+    let blocks = straight_line_blocks(&m.insts);
+    let graphs: Vec<BlockGraph> = blocks
+        .iter()
+        .map(|r| {
+            let ops: Vec<Instr<VReg>> = m.insts[r.clone()]
+                .iter()
+                .filter_map(|x| match x {
+                    MInst::Op(op) => Some(*op),
+                    _ => None,
+                })
+                .collect();
+            BlockGraph::new(ops, r.clone(), &iv, &m.groups)
+        })
+        .collect();
+    let need = graphs
+        .iter()
+        .map(|g| g.through + g.peak(&g.original_order()))
+        .max()
+        .unwrap_or(0);
+    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
+    let mut out = m.insts.clone();
+    for g in &graphs {
+        let limit = budget.saturating_sub(g.through);
+        let floor = g.peak(&g.schedule(0, 0, false));
+        let mut order = g.schedule(floor, limit, true);
+        if g.peak(&order) > limit {
+            order = g.original_order();
+        }
+        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
+            *slot = MInst::Op(g.ops[k]);
+        }
+    }
+    m.insts = out;
+}
+
+/// Halves the unit model does not see: holes that the alignment of 32-bit and wider groups
+/// leaves in the allocation.
+pub const ALIGNMENT_SLACK: u32 = 4;
+
+/// The live units a schedule may reach when the order instruction selection produced needs
+/// `need`: as many as keep that order's occupancy (less [`ALIGNMENT_SLACK`], and `r0`, whose
+/// low half the execution-mask stack takes when `exec_stack`), and never fewer than `need`.
+pub fn register_budget(need: u32, exec_stack: bool) -> u32 {
+    let reserved = if exec_stack { 2 } else { 0 };
+    let limit = crate::regalloc::occupancy_limit(need + reserved + ALIGNMENT_SLACK);
+    need.max(limit.saturating_sub(reserved + ALIGNMENT_SLACK))
+}
+
+/// The maximal runs of machine instructions ([`MInst::Op`]) in `insts`.
+fn straight_line_blocks(insts: &[MInst<VReg>]) -> Vec<Range<usize>> {
+    let mut blocks = Vec::new();
     let mut i = 0;
-    while i < n {
-        if !matches!(m.insts[i], MInst::Op(_)) {
-            out.push(m.insts[i]);
+    while i < insts.len() {
+        if !matches!(insts[i], MInst::Op(_)) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < n && matches!(m.insts[i], MInst::Op(_)) {
+        while i < insts.len() && matches!(insts[i], MInst::Op(_)) {
             i += 1;
         }
-        let block: Vec<Instr<VReg>> = m.insts[start..i]
-            .iter()
-            .filter_map(|x| match x {
-                MInst::Op(op) => Some(*op),
-                _ => None,
-            })
-            .collect();
-        let order = schedule_block(&block, start, i - 1, &iv, &m.groups);
-        out.extend(order.into_iter().map(|k| MInst::Op(block[k])));
+        blocks.push(start..i);
     }
-    m.insts = out;
+    blocks
 }
 
 /// How an instruction touches memory, for ordering.
@@ -90,212 +158,347 @@ fn overlaps(a: &VReg, b: &VReg) -> bool {
     x.start < y.end && y.start < x.end
 }
 
-/// The order (indices into `block`) to emit the block in; `first..=last` are its positions in
-/// the function, for liveness.
-fn schedule_block(
-    block: &[Instr<VReg>],
-    first: usize,
-    last: usize,
-    iv: &[Option<Interval>],
-    groups: &[Group],
-) -> Vec<usize> {
-    let n = block.len();
-    if n <= 1 {
-        return (0..n).collect();
-    }
-    // Dependence edges (pred -> succ, weight).
-    let mut succs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
-    let mut npreds = vec![0u32; n];
-    let mut add = |succs: &mut Vec<Vec<(usize, u32)>>, p: usize, s: usize, w: u32| {
-        if !succs[p].iter().any(|&(x, _)| x == s) {
-            succs[p].push((s, w));
-            npreds[s] += 1;
-        }
-    };
-    let uses: Vec<Vec<VReg>> = block
-        .iter()
-        .map(|i| {
-            let mut v = Vec::new();
-            i.for_each_use(|r| v.push(*r));
-            v
-        })
-        .collect();
-    let defs: Vec<Vec<VReg>> = block
-        .iter()
-        .map(|i| {
-            let mut v = Vec::new();
-            i.for_each_def(|r| v.push(*r));
-            v
-        })
-        .collect();
-    let mut last_write: Option<usize> = None;
-    let mut reads_since_write: Vec<usize> = Vec::new();
-    let mut last_fence: Option<usize> = None;
-    for s in 0..n {
-        for p in 0..s {
-            let raw = defs[p]
-                .iter()
-                .any(|d| uses[s].iter().any(|u| overlaps(d, u)));
-            if raw {
-                add(&mut succs, p, s, latency::cost(&block[p]).0);
-                continue;
-            }
-            let war = uses[p]
-                .iter()
-                .any(|u| defs[s].iter().any(|d| overlaps(d, u)));
-            let waw = defs[p]
-                .iter()
-                .any(|d| defs[s].iter().any(|e| overlaps(d, e)));
-            if war || waw {
-                add(&mut succs, p, s, 0);
-            }
-        }
-        let kind = mem_kind(&block[s]);
-        if let Some(f) = last_fence {
-            add(&mut succs, f, s, 0);
-        }
-        match kind {
-            Mem::Read => {
-                if let Some(w) = last_write {
-                    add(&mut succs, w, s, 0);
-                }
-                reads_since_write.push(s);
-            }
-            Mem::Write => {
-                if let Some(w) = last_write {
-                    add(&mut succs, w, s, 0);
-                }
-                for &r in &reads_since_write {
-                    add(&mut succs, r, s, 0);
-                }
-                reads_since_write.clear();
-                last_write = Some(s);
-            }
-            Mem::Fence => {
-                for p in 0..s {
-                    add(&mut succs, p, s, 0);
-                }
-                last_fence = Some(s);
-            }
-            Mem::None => {}
-        }
-    }
-    // Heights, from the end.
-    let mut height = vec![0u32; n];
-    for p in (0..n).rev() {
-        let own = latency::cost(&block[p]).0;
-        height[p] = succs[p]
+/// One straight-line block: its instructions, their dependences and heights, and what the
+/// register model needs to know about its groups.
+struct BlockGraph<'a> {
+    ops: Vec<Instr<VReg>>,
+    /// Positions of the block in the function.
+    range: Range<usize>,
+    uses: Vec<Vec<VReg>>,
+    defs: Vec<Vec<VReg>>,
+    /// Dependence edges `pred -> (succ, latency)`.
+    succs: Vec<Vec<(usize, u32)>>,
+    npreds: Vec<u32>,
+    height: Vec<u32>,
+    /// The instruction is, or feeds, one with a [`LONG_LATENCY`] result.
+    long: Vec<bool>,
+    groups: &'a [Group],
+    /// Groups referenced in the block that are live on entry.
+    live_in: HashSet<u32>,
+    /// Groups referenced in the block that are live after it.
+    live_out: HashSet<u32>,
+    /// Units of the groups live through the block without being referenced in it.
+    through: u32,
+}
+
+impl<'a> BlockGraph<'a> {
+    fn new(
+        ops: Vec<Instr<VReg>>,
+        range: Range<usize>,
+        iv: &[Option<Interval>],
+        groups: &'a [Group],
+    ) -> Self {
+        let n = ops.len();
+        let regs = |f: &dyn Fn(&Instr<VReg>, &mut Vec<VReg>)| -> Vec<Vec<VReg>> {
+            ops.iter()
+                .map(|i| {
+                    let mut v = Vec::new();
+                    f(i, &mut v);
+                    v
+                })
+                .collect()
+        };
+        let uses = regs(&|i, v| i.for_each_use(|r| v.push(*r)));
+        let defs = regs(&|i, v| i.for_each_def(|r| v.push(*r)));
+        let (first, last) = (range.start, range.end - 1);
+        let referenced: HashSet<u32> = uses
             .iter()
-            .map(|&(s, w)| w.max(1) + height[s])
-            .max()
-            .unwrap_or(0)
-            .max(own);
+            .chain(&defs)
+            .flatten()
+            .map(|r| r.group)
+            .collect();
+        let interval = |g: u32| iv.get(g as usize).copied().flatten();
+        let live_in = referenced
+            .iter()
+            .copied()
+            .filter(|&g| interval(g).is_some_and(|i| i.start < first))
+            .collect();
+        let live_out = referenced
+            .iter()
+            .copied()
+            .filter(|&g| interval(g).is_some_and(|i| i.end > last))
+            .collect();
+        let through = iv
+            .iter()
+            .flatten()
+            .filter(|i| i.start < first && i.end > last && !referenced.contains(&i.group))
+            .map(|i| groups[i.group as usize].units)
+            .sum();
+        let mut graph = BlockGraph {
+            ops,
+            range,
+            uses,
+            defs,
+            succs: vec![Vec::new(); n],
+            npreds: vec![0; n],
+            height: vec![0; n],
+            long: vec![false; n],
+            groups,
+            live_in,
+            live_out,
+            through,
+        };
+        graph.add_edges();
+        for p in (0..n).rev() {
+            let own = latency::cost(&graph.ops[p]).0;
+            graph.height[p] = graph.succs[p]
+                .iter()
+                .map(|&(s, w)| w.max(1) + graph.height[s])
+                .max()
+                .unwrap_or(0)
+                .max(own);
+            graph.long[p] =
+                own >= LONG_LATENCY || graph.succs[p].iter().any(|&(s, w)| w > 0 && graph.long[s]);
+        }
+        graph
     }
-    // Register pressure bookkeeping.
-    let live_out = |g: u32| iv[g as usize].is_some_and(|i| i.end > last);
-    let live_in = |g: u32| iv[g as usize].is_some_and(|i| i.start < first);
-    let mut remaining_uses: std::collections::HashMap<u32, u32> = Default::default();
-    for u in &uses {
-        for r in u {
-            *remaining_uses.entry(r.group).or_default() += 1;
+
+    fn add_edge(&mut self, p: usize, s: usize, w: u32) {
+        if !self.succs[p].iter().any(|&(x, _)| x == s) {
+            self.succs[p].push((s, w));
+            self.npreds[s] += 1;
         }
     }
-    let mut live: std::collections::HashSet<u32> = Default::default();
-    let mut pressure = 0u32;
-    for u in uses.iter().flatten() {
-        if live_in(u.group) && live.insert(u.group) {
-            pressure += groups[u.group as usize].units;
+
+    fn add_edges(&mut self) {
+        let n = self.ops.len();
+        let mut last_write: Option<usize> = None;
+        let mut reads_since_write: Vec<usize> = Vec::new();
+        let mut last_fence: Option<usize> = None;
+        for s in 0..n {
+            for p in 0..s {
+                let raw = self.defs[p]
+                    .iter()
+                    .any(|d| self.uses[s].iter().any(|u| overlaps(d, u)));
+                if raw {
+                    self.add_edge(p, s, latency::cost(&self.ops[p]).0);
+                    continue;
+                }
+                let war = self.uses[p]
+                    .iter()
+                    .any(|u| self.defs[s].iter().any(|d| overlaps(d, u)));
+                let waw = self.defs[p]
+                    .iter()
+                    .any(|d| self.defs[s].iter().any(|e| overlaps(d, e)));
+                if war || waw {
+                    self.add_edge(p, s, 0);
+                }
+            }
+            if let Some(f) = last_fence {
+                self.add_edge(f, s, 0);
+            }
+            match mem_kind(&self.ops[s]) {
+                Mem::Read => {
+                    if let Some(w) = last_write {
+                        self.add_edge(w, s, 0);
+                    }
+                    reads_since_write.push(s);
+                }
+                Mem::Write => {
+                    if let Some(w) = last_write {
+                        self.add_edge(w, s, 0);
+                    }
+                    for r in std::mem::take(&mut reads_since_write) {
+                        self.add_edge(r, s, 0);
+                    }
+                    last_write = Some(s);
+                }
+                Mem::Fence => {
+                    for p in 0..s {
+                        self.add_edge(p, s, 0);
+                    }
+                    last_fence = Some(s);
+                }
+                Mem::None => {}
+            }
         }
     }
-    let delta = |k: usize,
-                 live: &std::collections::HashSet<u32>,
-                 remaining: &std::collections::HashMap<u32, u32>|
-     -> i64 {
+
+    fn original_order(&self) -> Vec<usize> {
+        (0..self.ops.len()).collect()
+    }
+
+    /// The most units live at once (after any instruction, and on entry) when the block runs
+    /// in `order`, not counting the groups live through it.
+    fn peak(&self, order: &[usize]) -> u32 {
+        let mut p = Pressure::new(self);
+        let mut peak = p.units;
+        for &k in order {
+            peak = peak.max(p.apply(self, k));
+        }
+        peak
+    }
+
+    /// The list schedule above the `floor` of live units, within `limit` units for
+    /// instructions that lead to long-latency results (see the module docs); `fill_waits`
+    /// prefers instructions that issue without waiting. `(0, 0, false)` is the pressure-first
+    /// order.
+    fn schedule(&self, floor: u32, limit: u32, fill_waits: bool) -> Vec<usize> {
+        let n = self.ops.len();
+        if n <= 1 {
+            return self.original_order();
+        }
+        let mut npreds = self.npreds.clone();
+        let mut pressure = Pressure::new(self);
+        let mut ready: Vec<usize> = (0..n).filter(|&k| npreds[k] == 0).collect();
+        let mut order = Vec::with_capacity(n);
+        let mut floor = floor.max(pressure.units);
+        // The in-order issue model of `latency`: the cycle the next instruction could issue
+        // at, and when each instruction's operands are ready.
+        let mut cycle = 0u32;
+        let mut ready_at = vec![0u32; n];
+        let taller = |k: usize, b: usize| {
+            self.height[k] > self.height[b] || (self.height[k] == self.height[b] && k < b)
+        };
+        while !ready.is_empty() {
+            // Memory and texture instructions (and what feeds them) count as never waiting:
+            // nothing that only fills a wait may delay them.
+            let stall = |k: usize| {
+                if self.long[k] || !fill_waits {
+                    0
+                } else {
+                    ready_at[k].saturating_sub(cycle)
+                }
+            };
+            // The tallest instruction that issues without waiting, else the tallest.
+            let better = |k: usize, b: usize| {
+                (stall(k) == 0 && stall(b) > 0)
+                    || ((stall(k) == 0) == (stall(b) == 0) && taller(k, b))
+            };
+            let mut pick = 0;
+            for j in 1..ready.len() {
+                if better(ready[j], ready[pick]) {
+                    pick = j;
+                }
+            }
+            let d = pressure.delta(self, ready[pick]);
+            let bound = if self.long[ready[pick]] {
+                limit.max(floor)
+            } else {
+                floor
+            };
+            if i64::from(pressure.units) + d > i64::from(bound) {
+                let mut best_d = d;
+                for (j, &k) in ready.iter().enumerate() {
+                    let dk = pressure.delta(self, k);
+                    if dk < best_d || (dk == best_d && better(k, ready[pick])) {
+                        pick = j;
+                        best_d = dk;
+                    }
+                }
+            }
+            let k = ready.swap_remove(pick);
+            floor = floor.max(pressure.apply(self, k));
+            order.push(k);
+            let issue = cycle.max(ready_at[k]);
+            cycle = issue + latency::cost(&self.ops[k]).1;
+            for &(s, w) in &self.succs[k] {
+                ready_at[s] = ready_at[s].max(issue + w);
+                npreds[s] -= 1;
+                if npreds[s] == 0 {
+                    ready.push(s);
+                }
+            }
+        }
+        if order.len() != n {
+            // The graph is acyclic by construction (edges go forward); keep the original order
+            // should that ever fail.
+            return self.original_order();
+        }
+        order
+    }
+}
+
+/// Live register units while a block is being ordered.
+struct Pressure {
+    live: HashSet<u32>,
+    /// Uses of each group not yet scheduled.
+    remaining: HashMap<u32, u32>,
+    units: u32,
+}
+
+impl Pressure {
+    fn new(b: &BlockGraph) -> Self {
+        let mut remaining: HashMap<u32, u32> = HashMap::new();
+        for r in b.uses.iter().flatten() {
+            *remaining.entry(r.group).or_default() += 1;
+        }
+        let live: HashSet<u32> = b.live_in.clone();
+        let units = live.iter().map(|&g| b.groups[g as usize].units).sum();
+        Pressure {
+            live,
+            remaining,
+            units,
+        }
+    }
+
+    /// How scheduling `k` next changes the live units (at `k`, as [`Pressure::apply`] counts).
+    fn delta(&self, b: &BlockGraph, k: usize) -> i64 {
         let mut d = 0i64;
         let mut born: Vec<u32> = Vec::new();
-        for r in &defs[k] {
-            if !live.contains(&r.group) && !born.contains(&r.group) {
+        for r in &b.defs[k] {
+            if !self.live.contains(&r.group) && !born.contains(&r.group) {
                 born.push(r.group);
-                d += i64::from(groups[r.group as usize].units);
+                d += i64::from(b.groups[r.group as usize].units);
             }
         }
         let mut dying: Vec<u32> = Vec::new();
-        for r in &uses[k] {
-            let here = uses[k].iter().filter(|x| x.group == r.group).count() as u32;
-            if remaining.get(&r.group).copied().unwrap_or(0) == here
-                && !live_out(r.group)
+        for r in &b.uses[k] {
+            let here = b.uses[k].iter().filter(|x| x.group == r.group).count() as u32;
+            if self.remaining.get(&r.group).copied().unwrap_or(0) == here
+                && !b.live_out.contains(&r.group)
+                && !b.defs[k].iter().any(|d| d.group == r.group)
                 && !dying.contains(&r.group)
             {
                 dying.push(r.group);
-                d -= i64::from(groups[r.group as usize].units);
+                d -= i64::from(b.groups[r.group as usize].units);
             }
         }
         d
-    };
+    }
 
-    let mut ready: Vec<usize> = (0..n).filter(|&k| npreds[k] == 0).collect();
-    let mut order = Vec::with_capacity(n);
-    while !ready.is_empty() {
-        let best_by_height = |ready: &[usize]| -> usize {
-            let mut best = 0;
-            for (j, &k) in ready.iter().enumerate() {
-                let b = ready[best];
-                if height[k] > height[b] || (height[k] == height[b] && k < b) {
-                    best = j;
-                }
-            }
-            best
-        };
-        let mut pick = best_by_height(&ready);
-        let d = delta(ready[pick], &live, &remaining_uses);
-        if pressure as i64 + d > i64::from(PRESSURE_LIMIT) {
-            let mut best = pick;
-            let mut best_d = d;
-            for (j, &k) in ready.iter().enumerate() {
-                let dk = delta(k, &live, &remaining_uses);
-                let b = ready[best];
-                if dk < best_d || (dk == best_d && height[k] > height[b]) {
-                    best = j;
-                    best_d = dk;
-                }
-            }
-            pick = best;
-        }
-        let k = ready.swap_remove(pick);
-        // Update pressure.
-        for r in &defs[k] {
-            if live.insert(r.group) {
-                pressure += groups[r.group as usize].units;
+    /// Schedules `k`: its definitions become live, the groups it reads last die. Returns the
+    /// units live at `k` (a definition nothing reads occupies its registers there only).
+    fn apply(&mut self, b: &BlockGraph, k: usize) -> u32 {
+        for r in &b.defs[k] {
+            if self.live.insert(r.group) {
+                self.units += b.groups[r.group as usize].units;
             }
         }
-        for r in &uses[k] {
-            if let Some(c) = remaining_uses.get_mut(&r.group) {
+        for r in &b.uses[k] {
+            if let Some(c) = self.remaining.get_mut(&r.group) {
                 *c = c.saturating_sub(1);
-                if *c == 0 && !live_out(r.group) && live.remove(&r.group) {
-                    pressure = pressure.saturating_sub(groups[r.group as usize].units);
-                }
             }
         }
-        order.push(k);
-        for &(s, _) in &succs[k] {
-            npreds[s] -= 1;
-            if npreds[s] == 0 {
-                ready.push(s);
+        // Sources read for the last time free their registers for the results (instructions
+        // read all their sources before writing); a result nothing reads frees them after.
+        let written = |g: u32| b.defs[k].iter().any(|d| d.group == g);
+        let kill = |p: &mut Pressure, g: u32| {
+            let unread = p.remaining.get(&g).copied().unwrap_or(0) == 0;
+            if unread && !b.live_out.contains(&g) && p.live.remove(&g) {
+                p.units -= b.groups[g as usize].units;
+            }
+        };
+        for r in &b.uses[k] {
+            if !written(r.group) {
+                kill(self, r.group);
             }
         }
+        let at = self.units;
+        for r in &b.defs[k] {
+            kill(self, r.group);
+        }
+        at
     }
-    if order.len() != n {
-        // The graph is acyclic by construction (edges go forward); keep the original order
-        // should that ever fail.
-        return (0..n).collect();
-    }
-    order
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::{DeviceAccess, Dst, FSrc, MemBase, MemFormat, MemOffset, Precision, RegClass};
+    use crate::isa::{
+        DeviceAccess, Dst, FSrc, Lod, MemBase, MemFormat, MemOffset, Precision, RegClass, TexDim,
+        TexIndex, TexOp,
+    };
 
     fn text(m: &MFunction) -> Vec<String> {
         m.insts.iter().map(|i| i.to_string()).collect()
@@ -363,5 +566,76 @@ mod tests {
             .position(|l| l.contains("device_store %1"))
             .unwrap_or(0);
         assert!(s1 < s2, "{t:?}");
+    }
+
+    /// `n` independent chains `c = imm; t = texture_load(c); y = t + 1.0; store y`: a latency
+    /// scheduler moves the texture loads (80 cycles) to the top, where all `n` results would
+    /// be live.
+    fn texture_chains(n: u16) -> MFunction {
+        let mut m = MFunction::default();
+        for i in 0..n {
+            let c = m.new_group(RegClass::R32);
+            let t = m.new_group(RegClass::R32);
+            let y = m.new_group(RegClass::R32);
+            m.op(Instr::MovImm {
+                dst: Dst::new(c),
+                imm: u32::from(i),
+            });
+            m.op(Instr::TextureLoad(TexOp {
+                dst: t,
+                coords: c,
+                coords_discard: false,
+                texture: TexIndex::Imm(0),
+                sampler: TexIndex::Imm(0),
+                dim: TexDim::D1,
+                lod: Lod::Auto,
+                extra: None,
+                mask: 1,
+                slot: 0,
+            }));
+            m.op(Instr::Fadd {
+                prec: Precision::F32,
+                dst: Dst::new(y),
+                sat: false,
+                a: FSrc::reg(t),
+                b: FSrc::imm(0x30),
+            });
+            m.op(Instr::DeviceStore(DeviceAccess {
+                data: y,
+                base: MemBase::Uniform(0),
+                offset: MemOffset::Imm(i as i16),
+                format: MemFormat::I32,
+                mask: 1,
+                shift: 0,
+                slot: 0,
+            }));
+        }
+        m
+    }
+
+    #[test]
+    fn scheduling_keeps_the_occupancy_of_the_selected_order() {
+        // In order, one chain at a time needs 2 halves: the occupancy step up to 104 halves
+        // (1024 threads). 80 texture results in flight would need 160 halves (640 threads).
+        let mut m = texture_chains(80);
+        schedule(&mut m);
+        let t = text(&m);
+        // Within the step, the scheduler still hides latency: many loads go first.
+        let loads_first = t.iter().take_while(|l| !l.starts_with("fadd")).count();
+        assert!(loads_first > 20, "{t:?}");
+        let alloc = crate::regalloc::allocate(m, 256).expect("allocates");
+        assert!(alloc.gpr_halves <= 104, "{} halves", alloc.gpr_halves);
+        assert_eq!(crate::regalloc::occupancy(alloc.gpr_halves), 1024);
+    }
+
+    #[test]
+    fn the_budget_is_the_top_of_the_occupancy_step() {
+        assert_eq!(register_budget(2, false), 104 - ALIGNMENT_SLACK);
+        // r0 is not for values when the execution-mask stack is in use.
+        assert_eq!(register_budget(2, true), 104 - ALIGNMENT_SLACK - 2);
+        // 130 halves and the slack are within the 136-halves step (768 threads).
+        assert_eq!(register_budget(130, false), 136 - ALIGNMENT_SLACK);
+        // Never below what the selected order needs.
+        assert_eq!(register_budget(254, false), 254);
     }
 }

@@ -6,16 +6,22 @@
 //! memory, their addresses and every other ABI value written to the uniform registers, textures
 //! and samplers converted to descriptors and bound to their slots; after the dispatch, storage
 //! buffers are copied back into the [`Resources`].
+//!
+//! Every run takes [`SimOptions`]: the simulator's step limit (a runaway loop ends there with an
+//! error instead of hanging the caller) and its uninitialized-register check, on by default: the
+//! graph IR has no undefined values (SPIR-V `OpUndef` is lifted to zero), so a read of a
+//! register no instruction has written is a compiler bug (a register given to two values at
+//! once, a copy placed after its use) and must fail the run rather than read a stale zero.
 
 use std::collections::BTreeMap;
 
 use agxc_egraph::interp::{FragmentGrid, Resources};
 use agxc_egraph::ir::{Binding, OutputSlot, Stage};
 use agxc_runtime_sim::program::{Program, ProgramMetadata, Stage as SimStage};
-use agxc_runtime_sim::runtime::{FragmentSetup, Plane, Simulator, Varying};
+use agxc_runtime_sim::runtime::{Config, FragmentSetup, Plane, Simulator, Varying};
 use agxc_runtime_sim::stats::Stats;
 
-use crate::abi::UniformContent;
+use crate::abi::{Abi, UniformContent};
 use crate::Binary;
 
 mod textures;
@@ -35,6 +41,35 @@ pub enum SimError {
     /// A resource the simulator cannot represent.
     #[error("unsupported resource: {0}")]
     Unsupported(String),
+}
+
+/// How the simulator runs a binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Instructions one SIMD-group may execute before the run fails with a step-limit error.
+    pub step_limit: u64,
+    /// Fail on a read of a register half that no instruction has written for the reading
+    /// thread.
+    pub check_uninitialized: bool,
+}
+
+impl Default for SimOptions {
+    /// The simulator's own step limit, and the uninitialized-register check on.
+    fn default() -> Self {
+        SimOptions {
+            step_limit: Config::default().step_limit,
+            check_uninitialized: true,
+        }
+    }
+}
+
+impl SimOptions {
+    fn simulator(&self) -> Simulator {
+        Simulator::with_config(Config {
+            step_limit: self.step_limit,
+            check_uninitialized: self.check_uninitialized,
+        })
+    }
 }
 
 /// Values the ABI takes from the dispatch rather than the resources.
@@ -142,6 +177,8 @@ fn bind(
             }
             UniformContent::FragDepth => sim.set_uniform32(index, d.depth.to_bits())?,
             UniformContent::VertexCount => sim.set_uniform32(index, d.vertex_count)?,
+            // The constant pool: preloaded as it is (see `abi`, "Constant pool").
+            UniformContent::Constant(bits) => sim.set_uniform32(index, bits)?,
             UniformContent::VertexInput(_) | UniformContent::VertexOutput(_) => {}
         }
     }
@@ -160,17 +197,28 @@ fn read_back(sim: &Simulator, bound: &Bound, res: &mut Resources) -> Result<(), 
     Ok(())
 }
 
-/// Runs a compute binary over `groups` workgroups; storage buffers in `res` are updated.
+/// Runs a compute binary over `groups` workgroups with the default [`SimOptions`]; storage
+/// buffers in `res` are updated.
 pub fn run_compute(
     binary: &Binary,
     res: &mut Resources,
     groups: [u32; 3],
 ) -> Result<Stats, SimError> {
+    run_compute_with(binary, res, groups, &SimOptions::default())
+}
+
+/// [`run_compute`] with simulator options.
+pub fn run_compute_with(
+    binary: &Binary,
+    res: &mut Resources,
+    groups: [u32; 3],
+    opts: &SimOptions,
+) -> Result<Stats, SimError> {
     if binary.metadata.stage != Stage::Compute {
         return Err(SimError::Stage("run_compute needs a compute shader".into()));
     }
     let program = program(binary, SimStage::Compute)?;
-    let mut sim = Simulator::new();
+    let mut sim = opts.simulator();
     let bound = bind(
         &mut sim,
         binary,
@@ -185,12 +233,26 @@ pub fn run_compute(
     Ok(stats)
 }
 
-/// Shades `grid` with a fragment binary. Varying location `l` is `ld_var` slot `l`; the
-/// interpreter's affine varyings map onto the simulator's planes one to one.
+/// Shades `grid` with a fragment binary with the default [`SimOptions`]. Varying location `l`
+/// is `ld_var` slot `l`; the interpreter's affine varyings map onto the simulator's planes one
+/// to one, and flat slots carry the words the interpreter's flat inputs read
+/// ([`Varying::flat_word`]).
+///
+/// [`Varying::flat_word`]: agxc_egraph::interp::Varying::flat_word
 pub fn run_fragment(
     binary: &Binary,
     res: &mut Resources,
     grid: &FragmentGrid,
+) -> Result<FragmentResult, SimError> {
+    run_fragment_with(binary, res, grid, &SimOptions::default())
+}
+
+/// [`run_fragment`] with simulator options.
+pub fn run_fragment_with(
+    binary: &Binary,
+    res: &mut Resources,
+    grid: &FragmentGrid,
+    opts: &SimOptions,
 ) -> Result<FragmentResult, SimError> {
     if binary.metadata.stage != Stage::Fragment {
         return Err(SimError::Stage(
@@ -199,7 +261,7 @@ pub fn run_fragment(
     }
     let abi = &binary.metadata.abi;
     let program = program(binary, SimStage::Fragment)?;
-    let mut sim = Simulator::new();
+    let mut sim = opts.simulator();
     let bound = bind(
         &mut sim,
         binary,
@@ -226,6 +288,7 @@ pub fn run_fragment(
             slot.flat = true;
         }
     }
+    flat_words(abi, grid, &mut varyings)?;
     let targets = abi
         .render_targets
         .iter()
@@ -265,20 +328,65 @@ pub fn run_fragment(
     })
 }
 
+/// Puts each flat varying component's word ([`crate::abi`], "Fragment stage") into its
+/// plane's `base`, which the simulator's flat `ld_var` returns bit for bit (its plane holds an
+/// f32 and passes it through an f64, which keeps every pattern but a signalling NaN's).
+fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(), SimError> {
+    let mut words: BTreeMap<(u32, u8), u32> = BTreeMap::new();
+    for input in &abi.flat_inputs {
+        let (l, c) = (input.location, input.component);
+        let (Some(v), Some(slot)) = (grid.varyings.get(&l), slots.get_mut(l as usize)) else {
+            continue;
+        };
+        let word = v.flat_word(usize::from(c.min(3)), input.ty);
+        if words.insert((l, c), word).is_some_and(|w| w != word) {
+            return Err(SimError::Unsupported(format!(
+                "flat varying {l}.{c} is read as two types that need different words"
+            )));
+        }
+        let f = f32::from_bits(word);
+        if f.is_nan() && word & 0x0040_0000 == 0 {
+            return Err(SimError::Unsupported(format!(
+                "flat varying {l}.{c} holds 0x{word:08x}, a signalling NaN pattern, which the \
+                 simulator's varying planes quiet"
+            )));
+        }
+        slot.planes[usize::from(c.min(3))].base = f;
+    }
+    Ok(())
+}
+
 /// Runs a vertex binary (a compute program, see the ABI) over `vertex_count` vertices with
-/// four f32 attributes per vertex and location.
+/// four f32 attributes per vertex and location, with the default [`SimOptions`].
 pub fn run_vertex(
     binary: &Binary,
     res: &Resources,
     vertex_count: u32,
     attributes: &BTreeMap<u32, Vec<[f32; 4]>>,
 ) -> Result<VertexResult, SimError> {
+    run_vertex_with(
+        binary,
+        res,
+        vertex_count,
+        attributes,
+        &SimOptions::default(),
+    )
+}
+
+/// [`run_vertex`] with simulator options.
+pub fn run_vertex_with(
+    binary: &Binary,
+    res: &Resources,
+    vertex_count: u32,
+    attributes: &BTreeMap<u32, Vec<[f32; 4]>>,
+    opts: &SimOptions,
+) -> Result<VertexResult, SimError> {
     if binary.metadata.stage != Stage::Vertex {
         return Err(SimError::Stage("run_vertex needs a vertex shader".into()));
     }
     let abi = &binary.metadata.abi;
     let program = program(binary, SimStage::Compute)?;
-    let mut sim = Simulator::new();
+    let mut sim = opts.simulator();
     let groups = vertex_count.div_ceil(32).max(1);
     let _bound = bind(
         &mut sim,
@@ -339,4 +447,135 @@ pub fn run_vertex(
         outputs: out,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use agxc_egraph::interp::Resources;
+    use agxc_egraph::ir::{parse_function, Binding, OpRegistry};
+    use agxc_runtime_sim::error::ExecErrorKind;
+
+    use super::*;
+    use crate::cflow::Lowered;
+    use crate::isa::{DeviceAccess, Instr, MemBase, MemFormat, MemOffset, PReg};
+    use crate::{compile, emit, CompileOptions};
+
+    /// A compute binary storing `global_id.x` to `out[global_id.x]`: its ABI has the output
+    /// buffer's address in a uniform pair.
+    fn store_id() -> Binary {
+        let func = parse_function(
+            "function @store_id compute local_size(4, 1, 1) {
+             block0:
+                 v0:i32 = builtin global_id.x
+                 v1:i32 = const 4
+                 v2:i32 = imul v0, v1
+                 store storage(0, 0) [v2], v0
+                 return
+             }",
+            &OpRegistry::new(),
+        )
+        .expect("parses");
+        compile(&func, &CompileOptions::default()).expect("compiles")
+    }
+
+    fn out_buffer() -> Resources {
+        let mut res = Resources::new();
+        res.bind_storage(Binding::new(0, 0), vec![0; 16]);
+        res
+    }
+
+    /// `binary` with its code replaced by `code` (same ABI and metadata).
+    fn with_code(binary: &Binary, code: &[Lowered]) -> Binary {
+        let emitted = emit::emit(code).expect("encodes");
+        Binary {
+            code: emitted.code,
+            ..binary.clone()
+        }
+    }
+
+    fn exec_error(e: SimError) -> ExecErrorKind {
+        match e {
+            SimError::Simulator(agxc_runtime_sim::Error::Exec(e)) => e.kind,
+            other => panic!("not an execution error: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_runaway_loop_ends_at_the_given_step_limit() {
+        let binary = store_id();
+        // `jmp_exec_any` to itself: every thread stays active, so the loop never ends.
+        let spin = with_code(
+            &binary,
+            &[
+                Lowered::Label(crate::isa::Label(0)),
+                Lowered::Instr(Instr::JmpExecAny {
+                    target: crate::isa::JumpTarget::Label(crate::isa::Label(0)),
+                }),
+                Lowered::Instr(Instr::Stop),
+            ],
+        );
+        let opts = SimOptions {
+            step_limit: 1000,
+            ..SimOptions::default()
+        };
+        let e = run_compute_with(&spin, &mut out_buffer(), [1, 1, 1], &opts).unwrap_err();
+        assert_eq!(exec_error(e), ExecErrorKind::StepLimit { limit: 1000 });
+    }
+
+    #[test]
+    fn a_read_of_a_never_written_register_fails_the_run() {
+        let binary = store_id();
+        let Some(base) = binary
+            .metadata
+            .abi
+            .uniforms
+            .iter()
+            .find_map(|u| match u.content {
+                UniformContent::BufferAddress(_) => Some(u.index),
+                _ => None,
+            })
+        else {
+            panic!("the ABI has a buffer address");
+        };
+        // Stores r0 (within the registers the binary declares), which nothing writes.
+        let store = Instr::DeviceStore(DeviceAccess {
+            data: PReg::r32(0),
+            base: MemBase::Uniform(base),
+            offset: MemOffset::Imm(0),
+            format: MemFormat::I32,
+            mask: 1,
+            shift: 0,
+            slot: 0,
+        });
+        let bad = with_code(
+            &binary,
+            &[Lowered::Instr(store), Lowered::Instr(Instr::Stop)],
+        );
+        let e = run_compute(&bad, &mut out_buffer(), [1, 1, 1]).unwrap_err();
+        assert!(
+            matches!(exec_error(e), ExecErrorKind::UninitializedRead { .. }),
+            "the default options check for uninitialized reads"
+        );
+        // Without the check the store runs: every thread stores the register file's initial
+        // zero to element 0.
+        let unchecked = SimOptions {
+            check_uninitialized: false,
+            ..SimOptions::default()
+        };
+        let mut res = out_buffer();
+        res.bind_storage(Binding::new(0, 0), vec![0xff; 16]);
+        run_compute_with(&bad, &mut res, [1, 1, 1], &unchecked).expect("runs unchecked");
+        let mut expected = [0xffu8; 16];
+        expected[..4].fill(0);
+        assert_eq!(res.buffer_data(Binding::new(0, 0)), Some(&expected[..]));
+    }
+
+    #[test]
+    fn compiled_code_reads_only_written_registers() {
+        let binary = store_id();
+        let mut res = out_buffer();
+        run_compute(&binary, &mut res, [1, 1, 1]).expect("runs with the check on");
+        let words: Vec<u8> = (0u32..4).flat_map(|i| i.to_le_bytes()).collect();
+        assert_eq!(res.buffer_data(Binding::new(0, 0)), Some(&words[..]));
+    }
 }

@@ -147,63 +147,11 @@ fn loop_with_divergent_trip_counts_break_and_continue() {
 
 #[test]
 fn early_return_and_nested_loops() {
-    // Invocations with an odd id return early; others count pairs (a, b) in 0..id with
-    // a + b divisible by 3 using two nested loops, and store the count.
-    let f = parse(
-        "function @nested compute local_size(16, 1, 1) {
-         block0:
-             v0:i32 = builtin global_id.x
-             v1:i32 = const 4
-             v2:i32 = imul v0, v1
-             v3:i32 = const 1
-             v4:i32 = and v0, v3
-             v5:i32 = const 0
-             v6:bool = ine v4, v5
-             if v6 {
-             block1:
-                 return
-             } else {
-             block2:
-                 yield
-             }
-             v7:i32 = const 3
-             v8:i32, v9:i32 = loop v5, v5 {
-             block3(v10:i32, v11:i32):
-                 v12:bool = sge v10, v0
-                 if v12 {
-                 block4:
-                     break v10, v11
-                 } else {
-                 block5:
-                     yield
-                 }
-                 v13:i32, v14:i32 = loop v5, v11 {
-                 block6(v15:i32, v16:i32):
-                     v17:bool = sge v15, v0
-                     if v17 {
-                     block7:
-                         break v15, v16
-                     } else {
-                     block8:
-                         yield
-                     }
-                     v18:i32 = iadd v10, v15
-                     v19:i32 = urem v18, v7
-                     v20:bool = ieq v19, v5
-                     v21:i32 = select v20, v3, v5
-                     v22:i32 = iadd v16, v21
-                     v23:i32 = iadd v15, v3
-                     continue v23, v22
-                 }
-                 v24:i32 = iadd v10, v3
-                 continue v24, v14
-             }
-             store storage(0, 0) [v2], v9
-             return
-         }",
-    );
-    let mut res = Resources::new();
-    res.bind_storage(b(0), u32s(&[0xdead_beef; 16]));
+    // Odd invocations return early; even ones count pairs in two nested loops (the shared
+    // fixture, also run under register pressure by e2e_spill).
+    let f = parse(&fixtures::nested_loops(true));
+    fixtures::check_nested_loops_reference(&f, true);
+    let res = fixtures::nested_loops_inputs();
     check_compute(&f, &res, [1, 1, 1], &[Out::Bytes(b(0))]);
 }
 

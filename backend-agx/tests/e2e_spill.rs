@@ -94,62 +94,11 @@ fn more_than_128_registers_spill_and_match() {
 
 #[test]
 fn spilling_inside_loops_and_branches() {
-    // The nested-loop shader of e2e_compute under a limit of 12 halves (r0l, and a handful
-    // of 32-bit registers).
-    let f = parse(
-        "function @nested compute local_size(16, 1, 1) {
-         block0:
-             v0:i32 = builtin global_id.x
-             v1:i32 = const 4
-             v2:i32 = imul v0, v1
-             v3:i32 = const 1
-             v4:i32 = and v0, v3
-             v5:i32 = const 0
-             v6:bool = ine v4, v5
-             v7:i32 = const 3
-             v30:f32 = load storage(0, 1) [v2]
-             v8:i32, v9:i32, v31:f32 = loop v5, v5, v30 {
-             block3(v10:i32, v11:i32, v32:f32):
-                 v12:bool = sge v10, v0
-                 if v12 {
-                 block4:
-                     break v10, v11, v32
-                 } else {
-                 block5:
-                     yield
-                 }
-                 v13:i32, v14:i32 = loop v5, v11 {
-                 block6(v15:i32, v16:i32):
-                     v17:bool = sge v15, v0
-                     if v17 {
-                     block7:
-                         break v15, v16
-                     } else {
-                     block8:
-                         yield
-                     }
-                     v18:i32 = iadd v10, v15
-                     v19:i32 = urem v18, v7
-                     v20:bool = ieq v19, v5
-                     v21:i32 = select v20, v3, v5
-                     v22:i32 = iadd v16, v21
-                     v23:i32 = iadd v15, v3
-                     continue v23, v22
-                 }
-                 v33:f32 = s2f v14
-                 v34:f32 = fadd v32, v33
-                 v24:i32 = iadd v10, v3
-                 continue v24, v14, v34
-             }
-             v35:i32 = bitcast v31
-             v36:i32 = select v6, v9, v35
-             store storage(0, 0) [v2], v36
-             return
-         }",
-    );
-    let mut res = Resources::new();
-    res.bind_storage(Binding::new(0, 0), u32s(&[0; 16]));
-    res.bind_storage(Binding::new(0, 1), f32s(&[0.5; 16]));
+    // The nested-loop fixture (shared with e2e_compute) under a limit of 12 halves (r0l, and
+    // a handful of 32-bit registers).
+    let f = parse(&fixtures::nested_loops(false));
+    fixtures::check_nested_loops_reference(&f, false);
+    let res = fixtures::nested_loops_inputs();
     let opts = CompileOptions {
         max_gpr_halves: 12,
         ..CompileOptions::default()

@@ -70,19 +70,22 @@ fn saturate_folds_into_its_operand() {
     );
 }
 
+/// Constants no immediate holds come from the constant pool's uniforms (`promote`), not
+/// `mov_imm`, when every user takes a uniform operand.
 #[test]
-fn small_float_constants_are_immediates_others_mov_imm() {
+fn small_float_constants_are_immediates_others_uniforms() {
     let l = asm("v5:f32 = const 0.5
                  v6:f32 = fmul v3, v5
                  v7:f32 = const 3.14159
                  v8:f32 = fadd v6, v7
                  store storage(0, 2) [v2], v8");
     assert!(has(&l, "fmul32", &[", 0.5"]), "{l:#?}");
-    assert!(has(&l, "mov_imm", &["0x40490fd0"]), "{l:#?}");
+    assert!(has(&l, "fadd32", &[", u"]), "{l:#?}");
+    assert!(!has(&l, "mov_imm", &[]), "{l:#?}");
 }
 
 #[test]
-fn integer_immediates_and_sixteen_bit_mov_imm() {
+fn integer_immediates_and_sixteen_bit_uniforms() {
     let l = asm("v5:i32 = const 200
                  v6:i32 = iadd v4, v5
                  v7:i16 = itrunc v6
@@ -91,13 +94,13 @@ fn integer_immediates_and_sixteen_bit_mov_imm() {
                  v10:i32 = sext v9
                  store storage(0, 2) [v2], v10");
     assert!(has(&l, "iadd", &[", 200"]), "{l:#?}");
-    // The 16-bit constant takes the 16-bit mov_imm into a half register.
+    // The 16-bit constant is read from the low half of its constant-pool uniform.
     assert!(
         l.iter()
-            .any(|x| x.starts_with("mov_imm r") && x.contains("l, 0x3e8")
-                || x.starts_with("mov_imm r") && x.contains("h, 0x3e8")),
+            .any(|x| x.starts_with("iadd r") && x.contains("l, u") && x.ends_with('l')),
         "{l:#?}"
     );
+    assert!(!has(&l, "mov_imm", &[]), "{l:#?}");
 }
 
 #[test]

@@ -281,6 +281,9 @@ fn run(opts: &Options) -> Result<(), Box<dyn Error>> {
         Stage::Compute => run_compute_file(&func, opts),
         Stage::Fragment => run_fragment_file(&func, opts),
         Stage::Vertex => Err("this runner does not make vertex inputs; use run_vertex".into()),
+        Stage::Geometry(_) => {
+            Err("this runner does not make geometry inputs; use run_geometry".into())
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 //! - [`ir`]: types, constants, entities, the operation table, effects, functions with structured
 //!   control flow, the builder, the verifier and the text form.
 //! - [`interp`]: the reference interpreter (compute grids with shared memory and barriers,
-//!   fragment grids in 2x2 quads, vertices; a software texture model).
+//!   fragment grids in 2x2 quads, vertices, geometry primitives and the vertices they emit; a
+//!   software texture model).
 //! - [`opt`]: equality saturation with `egg`: the language derived from the operation table,
 //!   constant folding through the same evaluation functions, rules, extraction, elaboration, dumps.
 //!

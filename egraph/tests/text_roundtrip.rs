@@ -191,6 +191,26 @@ fn effect_forms() -> Vec<Form> {
             Box::new(|e| matches!(e, EffectOp::TexLevels(_))),
         ),
         ("demote", Box::new(|e| *e == EffectOp::Demote)),
+        (
+            "vertex_input location",
+            Box::new(|e| matches!(e, EffectOp::VertexInput(OutputSlot::Location { .. }))),
+        ),
+        (
+            "vertex_input position",
+            Box::new(|e| matches!(e, EffectOp::VertexInput(OutputSlot::Position(_)))),
+        ),
+        (
+            "vertex_input point_size",
+            Box::new(|e| *e == EffectOp::VertexInput(OutputSlot::PointSize)),
+        ),
+        (
+            "emit_vertex",
+            Box::new(|e| matches!(e, EffectOp::EmitVertex(_))),
+        ),
+        (
+            "end_primitive",
+            Box::new(|e| matches!(e, EffectOp::EndPrimitive(_))),
+        ),
     ];
     for interp in [Interp::Perspective, Interp::Linear, Interp::Flat] {
         forms.push((
@@ -234,6 +254,8 @@ fn effect_forms() -> Vec<Form> {
         Builtin::HelperInvocation,
         Builtin::VertexIndex,
         Builtin::InstanceIndex,
+        Builtin::PrimitiveId,
+        Builtin::InvocationId,
     ];
     for c in 0..3 {
         builtins.extend([
@@ -307,7 +329,10 @@ fn corpus_uses_every_effect_and_structural_form() {
         "constants of every type"
     );
     let stages: HashSet<_> = funcs.iter().map(|f| f.stage).collect();
-    assert_eq!(stages.len(), 3);
+    assert_eq!(stages.len(), 4);
+    assert!(funcs
+        .iter()
+        .any(|f| f.stage.geometry().is_some_and(|g| g.invocations > 1)));
     assert!(funcs.iter().any(|f| f.stage == Stage::Fragment
         && !f.modes.origin_upper_left
         && f.modes.pixel_center_integer

@@ -570,8 +570,8 @@ fn compute_and_vertex_only_operations_in_fragment() {
             "inst2 (v1:f32 = load shared [v0]): workgroup-shared memory is only allowed in compute shaders, not in a fragment shader",
             "inst2 (v1:f32 = load shared [v0]): accesses workgroup-shared memory, but the function declares none",
             "inst3 (v2:i32 = builtin vertex_index): `builtin vertex_index` is only allowed in vertex shaders, not in a fragment shader",
-            "inst4 (output position.x v1): `output position.x` is only allowed in vertex shaders, not in a fragment shader",
-            "inst5 (output point_size v1): `output point_size` is only allowed in vertex shaders, not in a fragment shader",
+            "inst4 (output position.x v1): `output position.x` is only allowed in vertex and geometry shaders, not in a fragment shader",
+            "inst5 (output point_size v1): `output point_size` is only allowed in vertex and geometry shaders, not in a fragment shader",
         ],
     );
 }
@@ -604,7 +604,7 @@ fn stage_io_rules_in_vertex_and_compute() {
         &text,
         &[
             "inst0 (v0:f32 = input 0.x flat): `input` is only allowed in fragment and vertex shaders, not in a compute shader",
-            "inst1 (output 0.x v0): `output 0.x` is only allowed in fragment and vertex shaders, not in a compute shader",
+            "inst1 (output 0.x v0): `output 0.x` is only allowed in fragment, vertex and geometry shaders, not in a compute shader",
         ],
     );
 }

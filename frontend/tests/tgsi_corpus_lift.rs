@@ -13,31 +13,6 @@ use std::path::{Path, PathBuf};
 
 /// Shaders that cannot lift, and a fragment of the error each must give.
 const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    // The IR has compute, fragment and vertex stages only.
-    (
-        "graw/geometry-shader/add-mix.tgsi",
-        "GEOM shaders are not supported",
-    ),
-    (
-        "graw/geometry-shader/add.tgsi",
-        "GEOM shaders are not supported",
-    ),
-    (
-        "graw/geometry-shader/line.tgsi",
-        "GEOM shaders are not supported",
-    ),
-    (
-        "graw/geometry-shader/mov-cb-2d.tgsi",
-        "GEOM shaders are not supported",
-    ),
-    (
-        "graw/geometry-shader/mov-non-seq.tgsi",
-        "GEOM shaders are not supported",
-    ),
-    (
-        "graw/geometry-shader/mov.tgsi",
-        "GEOM shaders are not supported",
-    ),
     // The IR has no atomic operations and no gather.
     ("gen/shared_atomics/shader.tgsi", "atomic memory access"),
     ("gen/ssbo_atomics/shader.tgsi", "atomic memory access"),

@@ -7,7 +7,17 @@
 //! Varyings file layout: for locations 0, 1, 2, ... in order, twelve little-endian f32 each:
 //! `base[4], ddx[4], ddy[4]`, giving component `c` at the centre of pixel `(x, y)` the value
 //! `base[c] + ddx[c] * (x + 0.5) + ddy[c] * (y + 0.5)` (the affine model the interpreter and the
-//! simulator share); flat inputs read `base`.
+//! simulator share); flat inputs read `base`, converted to the input's type (a flat `int` given
+//! 5.0 reads 5).
+//!
+//! Extended layout, for flat inputs that need exact bits (integers beyond 2^24, any pattern):
+//! the file starts with the eight ASCII bytes `AGXCVAR2`, and each location's record is
+//! thirteen little-endian 32-bit words: a mask whose bit `c` marks component `c`'s `base` as a
+//! raw word, then `base[4], ddx[4], ddy[4]`. A flat input reads a raw word bit for bit (i32
+//! and f32 as they are, i16 its low half, f16 the word as an f32 rounded to f16); interpolated
+//! inputs read a raw `base` as the f32 with those bits. Files in the first layout keep their
+//! meaning (one whose first two floats are exactly the magic's bytes, 216.27834 and
+//! 1.2241e-8, would have to be rewritten in the extended layout).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -22,6 +32,13 @@ use super::RunArgs;
 
 /// Bytes per location in a varyings file.
 pub const VARYING_RECORD_BYTES: usize = 48;
+
+/// The first bytes of a varyings file in the extended layout (module docs).
+pub const VARYINGS_MAGIC: &[u8; 8] = b"AGXCVAR2";
+
+/// Bytes per location in the extended layout: the raw-component mask, then a
+/// [`VARYING_RECORD_BYTES`] record.
+pub const RAW_VARYING_RECORD_BYTES: usize = 4 + VARYING_RECORD_BYTES;
 
 /// A resource problem, named for the argument that caused it.
 #[derive(Debug, thiserror::Error)]
@@ -142,35 +159,50 @@ pub fn build(args: &RunArgs, func: &Function) -> Result<Resources, ResourceError
     Ok(res)
 }
 
-/// Reads a varyings file (layout in the module docs).
+/// Reads a varyings file (either layout in the module docs).
 pub fn varyings(path: &Path) -> Result<BTreeMap<u32, Varying>, ResourceError> {
-    let bytes = read(path)?;
-    if bytes.len() % VARYING_RECORD_BYTES != 0 {
-        return Err(ResourceError::Invalid(format!(
-            "{}: {} bytes is not a whole number of {VARYING_RECORD_BYTES}-byte varying records",
-            path.display(),
-            bytes.len()
-        )));
+    parse_varyings(&read(path)?)
+        .map_err(|what| ResourceError::Invalid(format!("{}: {what}", path.display())))
+}
+
+/// Parses the bytes of a varyings file; the error says what is wrong with them.
+fn parse_varyings(bytes: &[u8]) -> Result<BTreeMap<u32, Varying>, String> {
+    let (records, record_bytes, extended) = match bytes.strip_prefix(VARYINGS_MAGIC.as_slice()) {
+        Some(rest) => (rest, RAW_VARYING_RECORD_BYTES, true),
+        None => (bytes, VARYING_RECORD_BYTES, false),
+    };
+    if records.len() % record_bytes != 0 {
+        let layout = if extended { "extended " } else { "" };
+        return Err(format!(
+            "{} bytes of records is not a whole number of {record_bytes}-byte {layout}varying \
+             records",
+            records.len()
+        ));
     }
-    let floats: Vec<f32> = bytes
+    let words: Vec<u32> = records
         .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    Ok(floats
-        .chunks_exact(12)
-        .enumerate()
-        .map(|(loc, r)| {
-            let four = |i: usize| [r[i], r[i + 1], r[i + 2], r[i + 3]];
-            (
-                loc as u32,
-                Varying {
-                    base: four(0),
-                    ddx: four(4),
-                    ddy: four(8),
-                },
-            )
-        })
-        .collect())
+    let mut out = BTreeMap::new();
+    for (loc, r) in words.chunks_exact(record_bytes / 4).enumerate() {
+        let (mask, r) = if extended { (r[0], &r[1..]) } else { (0, r) };
+        if mask > 0xf {
+            return Err(format!(
+                "location {loc}: raw-component mask 0x{mask:x} names components beyond 4"
+            ));
+        }
+        let four = |i: usize| [r[i], r[i + 1], r[i + 2], r[i + 3]].map(f32::from_bits);
+        out.insert(
+            loc as u32,
+            Varying {
+                base: four(0),
+                ddx: four(4),
+                ddy: four(8),
+                raw: std::array::from_fn(|c| mask >> c & 1 == 1),
+            },
+        );
+    }
+    Ok(out)
 }
 
 /// The fragment grid for a run.
@@ -183,4 +215,52 @@ pub fn grid(args: &RunArgs, size: [u32; 2]) -> Result<FragmentGrid, ResourceErro
         grid.varyings = varyings(path)?;
     }
     Ok(grid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn le(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn the_first_layout_keeps_its_meaning() {
+        let mut record = vec![0u32; 12];
+        record[0] = 5.0f32.to_bits();
+        record[4] = 0.25f32.to_bits();
+        record[9] = 0.125f32.to_bits();
+        let v = parse_varyings(&le(&record)).expect("one record");
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[&0].base, [5.0, 0.0, 0.0, 0.0]);
+        assert_eq!(v[&0].ddx, [0.25, 0.0, 0.0, 0.0]);
+        assert_eq!(v[&0].ddy, [0.0, 0.125, 0.0, 0.0]);
+        assert_eq!(v[&0].raw, [false; 4]);
+        assert!(parse_varyings(&le(&[0; 13])).is_err());
+    }
+
+    #[test]
+    fn the_extended_layout_marks_raw_words() {
+        // Location 0: numeric; location 1: x and z raw (0xDEADBEEF, a signalling NaN pattern).
+        let mut bytes = VARYINGS_MAGIC.to_vec();
+        let mut words = vec![0u32; 26];
+        words[1] = 1.5f32.to_bits();
+        words[13] = 0b101;
+        words[14] = 0xDEAD_BEEF;
+        words[16] = 0x7f80_0001;
+        bytes.extend(le(&words));
+        let v = parse_varyings(&bytes).expect("two records");
+        assert_eq!(v[&0].base[0], 1.5);
+        assert_eq!(v[&0].raw, [false; 4]);
+        assert_eq!(v[&1].raw, [true, false, true, false]);
+        assert_eq!(v[&1].base[0].to_bits(), 0xDEAD_BEEF);
+        assert_eq!(v[&1].base[2].to_bits(), 0x7f80_0001);
+        // A record cut short, and a mask naming a fifth component.
+        assert!(parse_varyings(&bytes[..bytes.len() - 4]).is_err());
+        let mut bad = bytes.clone();
+        bad[8] = 0x10;
+        let e = parse_varyings(&bad).expect_err("component 4 does not exist");
+        assert!(e.contains("mask 0x10"), "{e}");
+    }
 }

@@ -182,6 +182,12 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
                 "`agxc run` shades compute and fragment shaders; vertex shaders run through the library".into(),
             ))
         }
+        // The backend refuses geometry shaders before a binary exists.
+        Stage::Geometry(_) => {
+            return Err(CliError::Usage(
+                "`agxc run` shades compute and fragment shaders; geometry shaders run in the interpreter (run_geometry)".into(),
+            ))
+        }
     };
     for &(b, ref path) in &args.outs {
         let binding = Binding::new(b.set, b.binding);

@@ -97,6 +97,46 @@ fn run_compute_matches_f64() {
     }
 }
 
+/// The README's main command on the bundled example and its bundled inputs, at -O2 (which
+/// reads its constants from the constant pool's uniforms): y = a*x + sin(x)*cos(x/2) for
+/// every element, against f64.
+#[test]
+fn the_bundled_example_prints_the_right_result() {
+    let dir = scratch("bundled_saxpy_sin");
+    let example = |name: &str| format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let out = dir.join("y.bin");
+    let o = agxc(&[
+        "run",
+        &example("saxpy_sin.ir"),
+        "--buffer",
+        &format!("0={}", example("saxpy_sin.x.bin")),
+        "--buffer-size",
+        "1=4096",
+        "--push",
+        &example("saxpy_sin.push.bin"),
+        "--groups",
+        "16",
+        "--out",
+        &format!("0.1={}", out.display()),
+        "--stats",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("storage buffer (0, 1)"), "{stdout}");
+    let x = f32s(&std::fs::read(example("saxpy_sin.x.bin")).unwrap());
+    let a = f32s(&std::fs::read(example("saxpy_sin.push.bin")).unwrap())[0] as f64;
+    let y = f32s(&std::fs::read(&out).unwrap());
+    assert_eq!((x.len(), y.len()), (1024, 1024));
+    for (i, (&xi, &yi)) in x.iter().zip(&y).enumerate() {
+        let xd = xi as f64;
+        let expected = a * xd + xd.sin() * (xd * 0.5).cos();
+        assert!(
+            (yi as f64 - expected).abs() <= 1e-5 * (1.0 + expected.abs()),
+            "y[{i}] = {yi}, expected {expected}"
+        );
+    }
+}
+
 /// The SPIR-V corpus's saxpy through `agxc run` (push constants a = 1.5, n = 250; the last
 /// invocations return early and leave y unchanged).
 #[test]

@@ -83,11 +83,11 @@ fn fmax_orders_negative_zero_below_positive_zero() {
 /// A loop whose body computes the counter's successor and a constant the `continue` also
 /// passes: the shrunk form of a counterexample property (2) found in the 100,000-program soak
 /// (seed 0x50a40000ca78), where the constant's register overwrote the successor's and the loop
-/// never ended.
+/// never ended. Both values leave the loop through `break`s too, and instruction selection
+/// computed both straight into the loop's result register; it now does that for one computed
+/// value per register and loop (`isel::coalesce`; more forms in
+/// `backend-agx/tests/e2e_soak_counterexamples.rs`).
 #[test]
-#[ignore = "backend bug found by property (2): the register of a loop-carried value is \
-            reused for another value live at the same `continue` (runaway loop); remove this \
-            attribute once the backend is fixed"]
 fn loop_carried_values_keep_their_registers() {
     use agxc_egraph::ir::arbitrary::{InputBuffer, Recipe};
     use agxc_egraph::ir::{parse_function, OpRegistry};

@@ -218,6 +218,51 @@ impl<R> Instr<R> {
         }
     }
 
+    /// Calls `f` with every ALU source operand ([`Src`]): the operands whose encoding
+    /// (`ALUSrc`, `CmpselSrc`) also takes an 8-bit immediate or a uniform register in place of
+    /// a register. Memory, texture and tile operands are registers only and are not visited.
+    pub fn alu_srcs_mut(&mut self, mut f: impl FnMut(&mut Src<R>)) {
+        use Instr::*;
+        match self {
+            Iadd { a, b, .. } => [&mut a.src, &mut b.src].into_iter().for_each(f),
+            Imadd { a, b, c, .. } => [&mut a.src, &mut b.src, &mut c.src].into_iter().for_each(f),
+            Convert { src: a, .. } | BitUnary { a, .. } => f(a),
+            Bitfield { a, b, c, .. } => [a, b, c].into_iter().for_each(f),
+            Asr { a, b, .. } | Bitop { a, b, .. } => [a, b].into_iter().for_each(f),
+            Fmadd { a, b, c, .. } => [&mut a.src, &mut b.src, &mut c.src].into_iter().for_each(f),
+            Fadd { a, b, .. } | Fmul { a, b, .. } => {
+                [&mut a.src, &mut b.src].into_iter().for_each(f)
+            }
+            FUnary { a, .. } => f(&mut a.src),
+            ExecStack { cmp, .. } => cmp.srcs_mut().into_iter().for_each(f),
+            Select { cmp, x, y, .. } => {
+                cmp.srcs_mut().into_iter().for_each(&mut f);
+                [x, y].into_iter().for_each(f);
+            }
+            MovImm { .. }
+            | GetSr { .. }
+            | TextureSample(_)
+            | TextureLoad(_)
+            | Stop
+            | Trap
+            | JmpExecAny { .. }
+            | JmpExecNone { .. }
+            | Call { .. }
+            | Ret { .. }
+            | PopExec { .. }
+            | Wait { .. }
+            | ThreadgroupBarrier
+            | StTile { .. }
+            | LdVar { .. }
+            | DeviceLoad(_)
+            | DeviceStore(_)
+            | StackLoad(_)
+            | StackStore(_)
+            | ThreadgroupLoad(_)
+            | ThreadgroupStore(_) => {}
+        }
+    }
+
     /// The comparison of a select or execution-mask stack instruction.
     pub fn cmp(&self) -> Option<&Cmp<R>> {
         match self {

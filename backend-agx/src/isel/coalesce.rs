@@ -8,6 +8,10 @@
 //!   machine instruction defining its whole group, and no other value was coalesced into the
 //!   same target in the same region (the definition writes the target for every lane active
 //!   there; the copies at other exits write only the lanes leaving there, after it);
+//! - the value is not already in another construct's register: an exit that handed it on
+//!   before left it there without a copy, and moving it would leave that register unwritten
+//!   for the lanes taking that exit (a constant of a loop body passed as one result by one
+//!   `break` and as another by the next);
 //! - for loop parameters, additionally nothing reads the parameter after the value is
 //!   computed and no other `continue` follows it (the old value must stay available until
 //!   its last use, and an earlier `continue` may pass it on unchanged), which is checked on
@@ -43,6 +47,11 @@ impl Isel<'_> {
         if self.coalesced.contains(&(target.group, start)) {
             return false;
         }
+        // Earlier exits left `v` in its construct register without a copy and rely on it
+        // staying there; this exit copies it instead.
+        if self.coalesced.iter().any(|&(g, _)| g == src.group) {
+            return false;
+        }
         let Some(d) = self.def_index(v) else {
             return false;
         };
@@ -54,8 +63,8 @@ impl Isel<'_> {
         {
             return false;
         }
-        // The whole function: a group already coalesced into another construct's register
-        // has that construct's other writers (earlier breaks, the other arm).
+        // The whole function: renaming the group is sound only if `d` is its one writer (a
+        // construct register also has the copies of its other exits).
         let insts = &self.m.insts;
         let mut single_def = true;
         for (i, inst) in insts.iter().enumerate() {

@@ -292,14 +292,28 @@ impl Isel<'_> {
             FSrc::reg(r),
             FSrc::reg(q),
         );
-        let dst = self.m.new_group(RegClass::R32);
+        // A NaN correction comes from an infinite or NaN quotient (b = 0, b = inf, overflow):
+        // the first estimate is then the answer.
+        let checked = self.m.new_group(RegClass::R32);
         self.fcmpsel(
-            dst,
+            checked,
             FCond::Eq,
             FSrc::reg(corrected),
             FSrc::reg(corrected),
             Src::reg(corrected),
             Src::reg(q),
+        );
+        // A zero estimate is exact (a zero dividend, or an underflow the G13 flushes anyway),
+        // but the correction's fused sum of zeros is +0 whatever the quotient's sign
+        // (-0 / 3 would give +0): keep the estimate's signed zero.
+        let dst = self.m.new_group(RegClass::R32);
+        self.fcmpsel(
+            dst,
+            FCond::Eq,
+            FSrc::reg(q),
+            FSrc::imm(NEG_ZERO),
+            Src::reg(q),
+            Src::reg(checked),
         );
         dst
     }

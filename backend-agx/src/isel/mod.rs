@@ -20,12 +20,14 @@
 //! computed straight into the construct's registers where that is sound (`coalesce`).
 //!
 //! Operation-specific selection lives in the submodules: `float` (float arithmetic,
-//! comparisons, `select`, target operations), `int` and `int64`/`int64_ext` (integers of 16
+//! comparisons, `select`, target operations), `cmpsel` (the target's compare-and-select
+//! operations), `int` and `int64`/`int64_ext` (integers of 16
 //! and 32, and 64 bits), `divide` (integer division), `convert`, `memory` (loads, stores,
 //! barriers), `stage_io` (built-ins, varyings, outputs, derivatives, the vertex ABI) and
 //! `texture`; `build` has the small instruction builders they share.
 
 mod build;
+mod cmpsel;
 mod coalesce;
 mod convert;
 pub mod dce;
@@ -218,7 +220,11 @@ impl<'f> Isel<'f> {
                 self.consts[r] = Some(c);
             }
             Op::Pure(p) => self.pure(inst, p)?,
-            Op::Custom(c) => self.custom(inst, c)?,
+            Op::Custom(c) => {
+                if !self.cmpsel(inst, c)? {
+                    self.custom(inst, c)?
+                }
+            }
             Op::Effect(e) => self.effect(inst, e)?,
             Op::If => self.if_(inst)?,
             Op::Loop => self.loop_(inst)?,
@@ -240,7 +246,9 @@ impl<'f> Isel<'f> {
                     .ok_or_else(|| self.internal("break outside a loop"))?;
                 let args = data.args.clone();
                 let args = self.coalesce_all(&targets, &args, start, false);
-                self.copy_values(&targets, &args, false)?;
+                // A value an earlier `break` coalesced into one result may be handed on here
+                // as another: the copies must not overwrite it before reading it.
+                self.copy_values(&targets, &args, true)?;
                 self.m.push(MInst::Break);
             }
             Op::Continue => {
@@ -389,8 +397,8 @@ impl<'f> Isel<'f> {
     }
 
     /// Copies `values` into `targets` (`None`: nothing to copy). With `parallel`, the targets
-    /// may be among the sources (loop parameters at a `continue`): sources that a copy would
-    /// overwrite are saved first.
+    /// may be among the sources (loop parameters at a `continue`, results a value was coalesced
+    /// into at a `break`): sources that a copy would overwrite are saved first.
     fn copy_values(
         &mut self,
         targets: &[VReg],
@@ -684,6 +692,9 @@ impl<'f> Isel<'f> {
                 }
                 self.m.push(MInst::SampleMask);
                 Ok(())
+            }
+            EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {
+                Err(self.unsupported("a geometry-stage operation"))
             }
         }
     }

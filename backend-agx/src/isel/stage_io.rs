@@ -2,6 +2,11 @@
 //! varyings through `ld_var`, colour outputs through `st_tile`, derivatives through
 //! `dfdx`/`dfdy`, and the vertex stage's memory-based inputs and outputs (see [`crate::abi`]).
 //!
+//! Interpolated varyings are read as floats (f16 inputs into a 16-bit register; integer inputs
+//! convert the float toward zero). Flat varyings are 32-bit words (the provoking vertex's
+//! output, bit for bit): `ld_var` with `perspective` clear into a 32-bit register, which f32 and
+//! i32 inputs use as it is, f16 inputs round to f16 and i16 inputs take the low half of.
+//!
 //! Fine (and default) derivatives are `dfdx`/`dfdy`. Coarse ones take the quad's top row or
 //! left column: the top-left value and its neighbour are broadcast across the quad with
 //! `simd_shuffle` (lane `(thread & ~3) | j`) and subtracted, as the interpreter defines them.
@@ -163,6 +168,9 @@ impl Isel<'_> {
                 self.set(r, reg);
                 self.set_const(r, k);
             }
+            Builtin::PrimitiveId | Builtin::InvocationId => {
+                return Err(self.unsupported("a geometry-stage built-in"));
+            }
         }
         Ok(())
     }
@@ -226,9 +234,9 @@ impl Isel<'_> {
     }
 
     /// Reads, with one `ld_var` each at the start, the varying locations of which two or
-    /// more components are read (as 32-bit values with one interpolation mode): the
-    /// components land in consecutive registers, and `ld_var` depends on the pixel only, so
-    /// reading early is safe.
+    /// more components are read (as 32-bit values with one interpolation mode; flat inputs of
+    /// every type read 32-bit words): the components land in consecutive registers, and
+    /// `ld_var` depends on the pixel only, so reading early is safe.
     pub(super) fn load_varyings(&mut self) {
         let mut wanted: std::collections::BTreeMap<u32, (u8, Option<Interp>, bool)> =
             Default::default();
@@ -236,7 +244,13 @@ impl Isel<'_> {
         func.for_each_inst(|_, inst| {
             let data = &func.insts[inst];
             if let agxc_egraph::ir::Op::Effect(agxc_egraph::ir::EffectOp::Input(slot)) = data.op {
-                if func.value_type(data.results[0]) == Type::F16 || slot.component > 3 {
+                let ty = func.value_type(data.results[0]);
+                let word = if slot.interp == Interp::Flat {
+                    ty != Type::I64
+                } else {
+                    ty != Type::F16
+                };
+                if !word || slot.component > 3 {
                     return;
                 }
                 let entry = wanted.entry(slot.location).or_insert((0, None, true));
@@ -273,6 +287,24 @@ impl Isel<'_> {
     pub(super) fn input(&mut self, slot: InputSlot, r: Value) -> Result<(), BackendError> {
         let ty = self.func.value_type(r);
         match self.func.stage {
+            Stage::Fragment if slot.interp == Interp::Flat => {
+                let word = match self.varyings.get(&(slot.location, slot.component)) {
+                    Some(&w) => w,
+                    None => {
+                        let w = self.m.new_group(RegClass::R32);
+                        self.m.op(Instr::LdVar {
+                            dst: w,
+                            index: slot.location as u8,
+                            mask: 1 << slot.component.min(3),
+                            perspective: false,
+                        });
+                        w
+                    }
+                };
+                let reg = self.flat_from_word(word, ty)?;
+                self.set(r, reg);
+                Ok(())
+            }
             Stage::Fragment
                 if ty != Type::F16
                     && self.varyings.contains_key(&(slot.location, slot.component)) =>
@@ -323,10 +355,31 @@ impl Isel<'_> {
                 Ok(())
             }
             Stage::Compute => Err(self.unsupported("a stage input in a compute shader")),
+            Stage::Geometry(_) => Err(self.unsupported("the geometry stage")),
         }
     }
 
-    /// Integer inputs read their float value converted toward zero.
+    /// A flat input from its varying word ([`crate::abi`], "Fragment stage"): 32-bit types
+    /// take the word as it is, f16 rounds it as an f32 (exact for an f16 widened to f32), i16
+    /// takes its low half.
+    fn flat_from_word(&mut self, word: VReg, ty: Type) -> Result<VReg, BackendError> {
+        match ty {
+            Type::F32 | Type::I32 => Ok(word),
+            Type::F16 => {
+                let h = self.m.new_group(RegClass::H16);
+                self.fmov(h, FSrc::reg(word));
+                Ok(h)
+            }
+            Type::I16 => {
+                let h = self.m.new_group(RegClass::H16);
+                self.mov_src(h, Src::reg(word.lo16()));
+                Ok(h)
+            }
+            Type::I64 | Type::Bool => Err(self.unsupported(format!("a flat {ty} fragment input"))),
+        }
+    }
+
+    /// Interpolated integer inputs read their float value converted toward zero.
     fn float_to_input_type(&mut self, v: VReg, ty: Type) -> VReg {
         let mode = match ty {
             Type::I32 => ConvertMode::FToS32,
@@ -424,6 +477,7 @@ impl Isel<'_> {
                 Ok(())
             }
             Stage::Compute => Err(self.unsupported("a stage output in a compute shader")),
+            Stage::Geometry(_) => Err(self.unsupported("the geometry stage")),
         }
     }
 

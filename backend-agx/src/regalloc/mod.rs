@@ -160,25 +160,36 @@ fn copy_sources(
     prefer
 }
 
+/// Threads in flight per core by the most 16-bit registers a thread may use for them
+/// (ERRATA.md, "Registers and occupancy").
+const OCCUPANCY: [(u32, u32); 10] = [
+    (104, 1024),
+    (112, 896),
+    (128, 832),
+    (136, 768),
+    (144, 704),
+    (160, 640),
+    (184, 576),
+    (208, 512),
+    (232, 448),
+    (256, 384),
+];
+
 /// Threads in flight per core for `halves` 16-bit registers (ERRATA.md, "Registers and
 /// occupancy").
 pub fn occupancy(halves: u32) -> u32 {
-    const TABLE: [(u32, u32); 10] = [
-        (104, 1024),
-        (112, 896),
-        (128, 832),
-        (136, 768),
-        (144, 704),
-        (160, 640),
-        (184, 576),
-        (208, 512),
-        (232, 448),
-        (256, 384),
-    ];
-    TABLE
+    OCCUPANCY
         .iter()
         .find(|&&(limit, _)| halves <= limit)
         .map_or(384, |&(_, threads)| threads)
+}
+
+/// The most 16-bit registers a shader may use and keep the occupancy of `halves` registers.
+pub fn occupancy_limit(halves: u32) -> u32 {
+    OCCUPANCY
+        .iter()
+        .find(|&&(limit, _)| halves <= limit)
+        .map_or(256, |&(limit, _)| limit)
 }
 
 /// Counts spill instructions in allocated code.
@@ -200,6 +211,10 @@ mod tests {
         assert_eq!(occupancy(104), 1024);
         assert_eq!(occupancy(105), 896);
         assert_eq!(occupancy(256), 384);
+        assert_eq!(occupancy_limit(1), 104);
+        assert_eq!(occupancy_limit(105), 112);
+        assert_eq!(occupancy_limit(256), 256);
+        assert_eq!(occupancy(occupancy_limit(140)), occupancy(140));
     }
 
     /// `n` values all live at once (defined, then summed in reverse order).

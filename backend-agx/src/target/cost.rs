@@ -6,9 +6,10 @@
 //! instruction selection will emit (`fdiv` = `rcp` + `fmul`, `pow` = `log2` + `fmul` + `exp2`).
 //!
 //! - Source negate/absolute value and the destination saturate are free modifiers.
-//! - Comparisons are priced at half a select: on the G13 they fuse into their consumer
-//!   (`fcmpsel`/`icmpsel` for a select, `if_fcmp`/`if_icmp` for an `if`) and only cost a full
-//!   instruction when a bool must be materialized, which extraction cannot see per node.
+//! - A `select` of a comparison has a fused form, one `fcmpsel`/`icmpsel` priced like an add
+//!   ([`cmpsel`](super::cmpsel)). Comparisons themselves are priced at half a select: an `if`
+//!   fuses them too (`if_fcmp`/`if_icmp`), and only a materialized bool costs a full
+//!   instruction, which extraction cannot see per node.
 //! - 16-bit forms cost [`SIXTEEN_BIT_FACTOR`] of the
 //!   32-bit ones: half the register space, and fewer registers mean more threads in flight
 //!   (ERRATA.md, "Registers and occupancy").
@@ -78,6 +79,7 @@ pub fn custom_cost(name: &str) -> Option<OpCost> {
         "g13.sin_pt_2" => SLOW,
         "g13.rsqrt_special" => RSQRT,
         "g13.fmadd_sat" | "g13.fadd_sat" | "g13.fmul_sat" => FAST,
+        _ if super::cmpsel::comparison_by_name(name).is_some() => FAST,
         _ => return None,
     })
 }

@@ -4,14 +4,12 @@
 //!
 //! - [`ops`]: the G13's own pure operations (`g13.sin_pt_1`, `g13.sin_pt_2`, `g13.rsqrt_special`,
 //!   and `fmadd`/`fadd`/`fmul` with the saturate modifier), with evaluation functions;
+//! - [`cmpsel`]: compare-and-select (`g13.fcmpsel_lt`, `g13.icmpsel_ult`, ...: one instruction
+//!   for `select(cmp(a, b), x, y)`), its operations and fusion rules;
 //! - [`rules`]: the generic rules plus lowerings to those operations (sin and cos through the
-//!   sine unit, sqrt through `rsqrt_special`, fract through floor) and modifier fusions;
+//!   sine unit, sqrt through `rsqrt_special`, fract through floor), modifier fusions and the
+//!   compare-and-select fusions;
 //! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table.
-//!
-//! Compare-and-select (`fcmpsel`/`icmpsel`: compare two values, select one of two others) needs a
-//! four-operand signature `(T, T, U, U) -> U` the IR's `Signature` does not have yet; until it
-//! does, `select(cmp(a, b), x, y)` stays two IR operations and the cost model prices the
-//! comparison as fused into its consumer.
 //!
 //! ```
 //! use agxc_backend_agx::target::G13Target;
@@ -20,8 +18,11 @@
 //! let g13 = G13Target::new();
 //! let s = probe::best(&g13, "(sqrt ?x)").unwrap();
 //! assert_eq!(s, "(fmul ?x (g13.rsqrt_special ?x))");
+//! let s = probe::best(&g13, "(select (flt ?a ?b) ?x:i32 ?y:i32)").unwrap();
+//! assert_eq!(s, "(g13.fcmpsel_lt ?a ?b ?x ?y)");
 //! ```
 
+pub mod cmpsel;
 pub mod cost;
 pub mod ops;
 pub mod rules;

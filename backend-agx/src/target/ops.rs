@@ -1,10 +1,12 @@
-//! The G13's own pure operations, as IR target operations with evaluation functions.
+//! The G13's own pure operations, as IR target operations with evaluation functions
+//! (compare-and-select in [`cmpsel`](super::cmpsel); [`OPS`] lists them all).
 //!
 //! The evaluation functions are the project's model of each instruction (used by the
 //! interpreter, constant folding and the rule checks; the simulator implements the same model).
 //! Results are computed in f64 and rounded to the operand type once; for f16 they go through f32
 //! first (one extra rounding, well inside the accuracy these approximations have anyway).
 
+use super::cmpsel;
 use agxc_egraph::ir::{Class, Const, CustomOpDef, PureOp, Signature, Type};
 
 fn round(ty: Type, v: f64) -> Const {
@@ -135,13 +137,23 @@ pub static FMUL_SAT: CustomOpDef = CustomOpDef {
 };
 
 /// Every G13 operation.
-pub static OPS: [&CustomOpDef; 6] = [
+pub static OPS: [&CustomOpDef; 16] = [
     &SIN_PT_1,
     &SIN_PT_2,
     &RSQRT_SPECIAL,
     &FMADD_SAT,
     &FADD_SAT,
     &FMUL_SAT,
+    &cmpsel::FCMPSEL_EQ,
+    &cmpsel::FCMPSEL_LT,
+    &cmpsel::FCMPSEL_GT,
+    &cmpsel::FCMPSEL_LE,
+    &cmpsel::FCMPSEL_GE,
+    &cmpsel::ICMPSEL_EQ,
+    &cmpsel::ICMPSEL_ULT,
+    &cmpsel::ICMPSEL_UGT,
+    &cmpsel::ICMPSEL_SLT,
+    &cmpsel::ICMPSEL_SGT,
 ];
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! multiplication by 4) and the sine unit's model adds about 1e-7. Hence the bound
 //! [`SIN_COS_ERROR_1000`]. f16 arguments are converted to f32, lowered, and converted back.
 
-use super::ops;
+use super::{cmpsel, ops};
 use agxc_egraph::ir::{OpRegistry, Type};
 use agxc_egraph::opt::rules::{Bindings, Domain, Rule, RuleSpec, Tolerance};
 
@@ -77,9 +77,12 @@ pub fn specs() -> Vec<RuleSpec> {
     }
 }
 
-/// The G13 rules, built.
+/// The G13 rules, built: the lowerings and modifier fusions above, then compare-and-select
+/// ([`cmpsel::specs`]).
 pub fn rules() -> Vec<Rule> {
     let registry = OpRegistry::with(&ops::OPS);
-    Rule::from_specs(&specs(), &registry)
+    let mut all = specs();
+    all.extend(cmpsel::specs());
+    Rule::from_specs(&all, &registry)
         .unwrap_or_else(|e| panic!("the G13 rule list is well-formed: {e}"))
 }

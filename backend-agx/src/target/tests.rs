@@ -72,6 +72,80 @@ fn sqrt_and_saturate_use_the_g13_forms() {
     assert_eq!(best("(rcp (sqrt ?x))"), "(rsqrt ?x)");
 }
 
+#[test]
+fn select_of_a_comparison_extracts_to_compare_and_select() {
+    assert_eq!(
+        best("(select (flt ?a ?b) ?x ?y)"),
+        "(g13.fcmpsel_lt ?a ?b ?x ?y)"
+    );
+    // An f32 comparison selecting i32 values; unordered conditions swap the selected values.
+    assert_eq!(
+        best("(select (fltu ?a ?b) ?x:i32 ?y:i32)"),
+        "(g13.fcmpsel_ge ?a ?b ?y ?x)"
+    );
+    assert_eq!(
+        best("(select (fneu ?a:f16 ?b:f16) ?x:i16 ?y:i16)"),
+        "(g13.fcmpsel_eq ?a ?b ?y ?x)"
+    );
+    assert_eq!(
+        best("(select (sle ?a:i32 ?b:i32) ?x ?y)"),
+        "(g13.icmpsel_sgt ?a ?b ?y ?x)"
+    );
+    assert_eq!(
+        best("(select (ine ?a:i16 ?b:i16) ?x:f16 ?y:f16)"),
+        "(g13.icmpsel_eq ?a ?b ?y ?x)"
+    );
+    assert_eq!(
+        best("(select (ieq ?p:bool ?q:bool) ?x ?y)"),
+        "(g13.icmpsel_eq ?p ?q ?x ?y)"
+    );
+    // Source modifiers stay free operands of the fused form.
+    assert_eq!(
+        best("(select (fle (fabs ?a) ?b) ?x ?y)"),
+        "(g13.fcmpsel_le (fabs ?a) ?b ?x ?y)"
+    );
+}
+
+#[test]
+fn negated_and_swapped_comparisons_fuse_too() {
+    // The generic rules add equivalent comparisons (`fgt a b` is `flt b a`), so any of the
+    // equally cheap fused forms may come out.
+    for text in [
+        "(select (not (fle ?a ?b)) ?x ?y)",
+        "(select (fgt ?a ?b) ?x ?y)",
+        "(select (fgeu ?a ?b) ?x:i32 ?y:i32)",
+        "(select (sge ?a:i32 ?b:i32) ?x ?y)",
+        "(select (not (ult ?a:i32 ?b:i32)) ?x ?y)",
+        "(select (sgt ?a:i16 ?b:i16) ?x:i16 ?y:i16)",
+    ] {
+        let s = best(text);
+        assert!(
+            s.starts_with("(g13.fcmpsel_") || s.starts_with("(g13.icmpsel_"),
+            "{text}: {s}"
+        );
+        assert!(!s.contains("select ") && !s.contains("(not"), "{text}: {s}");
+    }
+}
+
+#[test]
+fn compare_and_select_is_not_formed_where_one_instruction_cannot_do_it() {
+    // f32 comparison, f16 selection: registers of different widths.
+    assert_eq!(
+        best("(select (flt ?a ?b) ?x:f16 ?y:f16)"),
+        "(select (flt ?a ?b) ?x ?y)"
+    );
+    // 64-bit comparison.
+    assert_eq!(
+        best("(select (ult ?a:i64 ?b:i64) ?x ?y)"),
+        "(select (ult ?a ?b) ?x ?y)"
+    );
+    // Ordered "not equal" has no condition code.
+    assert_eq!(
+        best("(select (fne ?a ?b) ?x ?y)"),
+        "(select (fne ?a ?b) ?x ?y)"
+    );
+}
+
 /// A flattened term over one variable, evaluated with the IR's evaluation functions.
 struct Compiled(Vec<(Kind, Vec<usize>)>);
 

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use std::collections::BTreeMap;
 
 use agxc_backend_agx::target::G13Target;

@@ -3,6 +3,7 @@
 
 use super::error::InterpError;
 use super::exec::Machine;
+use super::float_mode::FloatMode;
 use super::limits::Limits;
 use super::resources::{Resources, ResourcesRef};
 use super::stage::StageEnv;
@@ -16,6 +17,17 @@ pub fn run_compute(
     resources: &mut Resources,
     groups: [u32; 3],
     limits: &Limits,
+) -> Result<Stats, InterpError> {
+    run_compute_with(func, resources, groups, limits, FloatMode::Ieee)
+}
+
+/// [`run_compute`] with pure operations evaluated in float mode `float`.
+pub fn run_compute_with(
+    func: &Function,
+    resources: &mut Resources,
+    groups: [u32; 3],
+    limits: &Limits,
+    float: FloatMode,
 ) -> Result<Stats, InterpError> {
     if func.stage != Stage::Compute {
         return Err(InterpError::WrongStage {
@@ -61,6 +73,7 @@ pub fn run_compute(
                     steps,
                 );
                 m.shared = vec![0; shared_memory];
+                m.float = float;
                 m.run()?;
                 steps = m.steps;
                 stats.add(&m.stats);

@@ -51,6 +51,9 @@ impl Machine<'_> {
                 self.helper.or_assign(mask);
                 Ok(())
             }
+            EffectOp::VertexInput(slot) => self.exec_vertex_input(inst, slot, mask),
+            EffectOp::EmitVertex(stream) => self.exec_emit_vertex(inst, stream, mask),
+            EffectOp::EndPrimitive(stream) => self.exec_end_primitive(inst, stream, mask),
         }
     }
 
@@ -176,6 +179,15 @@ impl Machine<'_> {
             (StageEnv::Vertex { .. }, Builtin::VertexIndex) => Ok(Const::u32(lane as u32)),
             (StageEnv::Vertex { .. }, Builtin::InstanceIndex) => Ok(Const::i32(0)),
             (StageEnv::Vertex { .. }, _) => Err(unavailable()),
+            (StageEnv::Geometry(g), Builtin::PrimitiveId | Builtin::InvocationId) => {
+                let (primitive, invocation) = g.lane_ids(lane);
+                Ok(Const::u32(if b == Builtin::PrimitiveId {
+                    primitive
+                } else {
+                    invocation
+                }))
+            }
+            (StageEnv::Geometry(_), _) => Err(unavailable()),
         }
     }
 
@@ -209,12 +221,12 @@ impl Machine<'_> {
                 let quads = *quads;
                 for lane in mask.lanes() {
                     let v = if slot.interp == Interp::Flat {
-                        varying.base[c] as f64
+                        varying.flat_value(c, ty)
                     } else {
                         let (x, y) = quads.xy(lane);
-                        varying.at(c, x, y)
+                        input_value(varying.at(c, x, y), ty)
                     };
-                    self.vals.set(r, lane, input_value(v, ty));
+                    self.vals.set(r, lane, v);
                 }
             }
             StageEnv::Vertex { attributes } => {
@@ -224,12 +236,13 @@ impl Machine<'_> {
                     self.vals.set(r, lane, input_value(v as f64, ty));
                 }
             }
-            StageEnv::Compute { .. } => {
+            StageEnv::Compute { .. } | StageEnv::Geometry(_) => {
+                // A geometry shader reads its inputs per vertex, with `vertex_input`.
                 return Err(InterpError::NotInStage {
                     inst,
-                    what: "a stage input",
-                    stage: "compute",
-                })
+                    what: "a stage `input`",
+                    stage: self.env.name(),
+                });
             }
         }
         Ok(())
@@ -245,8 +258,8 @@ impl Machine<'_> {
             (StageEnv::Fragment { .. }, OutputSlot::Location { .. } | OutputSlot::FragDepth) => {
                 true
             }
-            (StageEnv::Vertex { .. }, OutputSlot::FragDepth) => false,
-            (StageEnv::Vertex { .. }, _) => true,
+            (StageEnv::Vertex { .. } | StageEnv::Geometry(_), OutputSlot::FragDepth) => false,
+            (StageEnv::Vertex { .. } | StageEnv::Geometry(_), _) => true,
             _ => false,
         };
         if !allowed {
@@ -290,7 +303,7 @@ impl Machine<'_> {
             let d = match quads.pair(lane, axis, precision, mask) {
                 Some((from, to)) => {
                     let (x0, x1) = (self.vals.get(inst, a, from)?, self.vals.get(inst, a, to)?);
-                    PureOp::Fsub.eval(&[x1, x0], ty)
+                    self.float.eval_pure(PureOp::Fsub, &[x1, x0], ty)
                 }
                 None => Const::zero(ty),
             };

@@ -1,7 +1,8 @@
 //! The interpreter's error type: every error names the instruction (`instN`, as in the text
 //! form's numbering) or the launch parameter at fault.
 
-use crate::ir::{AddressSpace, Binding, Builtin, Inst, TexTarget, Value, VerifyErrors};
+use crate::ir::text::syntax;
+use crate::ir::{AddressSpace, Binding, Builtin, Inst, OutputSlot, TexTarget, Value, VerifyErrors};
 
 /// Why a run stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -227,6 +228,62 @@ pub enum InterpError {
         in_loop: Option<Inst>,
         /// The limit.
         limit: u64,
+    },
+    /// Geometry input vertices that are not a whole number of input primitives.
+    #[error(
+        "bad launch: {vertices} vertices are not a whole number of {primitive} \
+         ({per_primitive} vertices each)"
+    )]
+    PrimitiveVertices {
+        /// Vertices supplied.
+        vertices: usize,
+        /// The input primitive's name.
+        primitive: &'static str,
+        /// Vertices per primitive.
+        per_primitive: u32,
+    },
+    /// A geometry launch too large for the lane limit: each invocation (primitives times
+    /// invocations per primitive) is a lane, and so is each vertex it may emit.
+    #[error(
+        "bad launch: {invocations} geometry invocations emitting up to {max_vertices} vertices \
+         each exceed the limit of {limit} lanes"
+    )]
+    GeometrySize {
+        /// Invocations the launch needs.
+        invocations: u64,
+        /// `max_vertices`.
+        max_vertices: u32,
+        /// The lane limit.
+        limit: usize,
+    },
+    /// A computed `vertex_input` index outside the input primitive.
+    #[error("{inst}: vertex index {index} is outside the input primitive's {count} vertices")]
+    VertexIndex {
+        /// The instruction.
+        inst: Inst,
+        /// The index.
+        index: i64,
+        /// Vertices per primitive.
+        count: u32,
+    },
+    /// An input vertex without a value for the slot a `vertex_input` reads.
+    #[error("{inst}: input vertex {vertex} has no value for {}", syntax::output(*.slot))]
+    MissingVertexSlot {
+        /// The instruction.
+        inst: Inst,
+        /// The vertex's index in the launch's vertex list.
+        vertex: usize,
+        /// The slot.
+        slot: OutputSlot,
+    },
+    /// A geometry invocation emitting more vertices than its `max_vertices` (undefined in
+    /// GLSL).
+    #[error("{inst}: emits more than max_vertices = {limit} vertices")]
+    TooManyVertices {
+        /// The `emit_vertex`.
+        inst: Inst,
+        /// `max_vertices`.
+        limit: u32,
     },
 }
 

@@ -10,6 +10,7 @@
 //! the enclosing block continues only with the lanes that reached the `if`'s end.
 
 use super::error::InterpError;
+use super::float_mode::FloatMode;
 use super::lanes::{LaneValues, Mask};
 use super::limits::Limits;
 use super::resources::{Resources, ResourcesRef};
@@ -50,6 +51,8 @@ pub(crate) struct Machine<'a> {
     pub stats: Stats,
     /// Lane-instructions executed so far in the whole run (carried across workgroups).
     pub steps: u64,
+    /// How pure operations treat f32 denormals ([`FloatMode::Ieee`] unless the run asks).
+    pub float: FloatMode,
     loops: Vec<LoopFrame>,
 }
 
@@ -77,6 +80,7 @@ impl<'a> Machine<'a> {
             outputs: BTreeMap::new(),
             stats: Stats::default(),
             steps,
+            float: FloatMode::Ieee,
             loops: Vec::new(),
         }
     }
@@ -103,11 +107,13 @@ impl<'a> Machine<'a> {
             match func.insts[inst].op {
                 Op::Pure(p) => {
                     self.check_arity(inst, p.signature().arity())?;
-                    self.exec_pure(inst, &mask, |args, ty| p.eval(args, ty))?
+                    let mode = self.float;
+                    self.exec_pure(inst, &mask, |args, ty| mode.eval_pure(p, args, ty))?
                 }
                 Op::Custom(c) => {
                     self.check_arity(inst, c.signature().arity())?;
-                    self.exec_pure(inst, &mask, |args, ty| c.eval(args, ty))?
+                    let mode = self.float;
+                    self.exec_pure(inst, &mask, |args, ty| mode.eval_custom(c, args, ty))?
                 }
                 Op::Const(c) => self.exec_const(inst, &mask, c)?,
                 Op::Effect(e) => self.exec_effect(inst, e, &mask)?,
@@ -195,7 +201,8 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    /// Evaluates a pure operation per active lane with the table's evaluation function.
+    /// Evaluates a pure operation per active lane with the table's evaluation function (wrapped
+    /// by the run's [`FloatMode`]).
     fn exec_pure(
         &mut self,
         inst: Inst,

@@ -12,9 +12,13 @@
 //!   (render targets, depth, dropped pixels).
 //! - [`run_vertex`]: a batch of vertices with per-location attributes, giving a
 //!   [`VertexOutput`].
+//! - [`run_geometry`]: a list of input primitives' vertices ([`GeometryVertex`]), giving the
+//!   strips of vertices each invocation emitted ([`GeometryOutput`]); see the geometry module
+//!   for emission, primitive boundaries and undefined outputs.
 //!
 //! All take [`Resources`] (buffers, push constants, textures, samplers by binding) and
-//! [`Limits`], and report [`Stats`].
+//! [`Limits`], and report [`Stats`]. [`run_compute_with`] and [`run_fragment_with`] also take a
+//! [`FloatMode`]: IEEE (the reference) or the G13's flushing of f32 denormals.
 //!
 //! # Execution model
 //! Lockstep SIMD over a whole batch: a compute workgroup, the whole fragment grid (plus helper
@@ -36,7 +40,9 @@
 //! second definition of any operation. Their reference semantics (IEEE round-to-nearest-even
 //! with denormals kept, transcendentals computed in f64 and rounded once, shifts modulo the
 //! width, division by zero, saturating float-to-int conversion) are documented with the
-//! evaluation functions in `ir::eval`.
+//! evaluation functions in `ir::eval`. [`FloatMode::FlushF32Denormals`] wraps them (never
+//! changes them) to flush f32 denormals as the G13 does; its per-operation rules are in
+//! `float_mode.rs`.
 //!
 //! # Memory
 //! Storage and uniform buffers are byte vectors bound by `(set, binding)`; push constants and
@@ -51,8 +57,10 @@
 //! Lane `y * padded_width + x` shades pixel `(x, y)`, row 0 at the top.
 //! - Varyings follow an affine model: component `c` of location `l` at the centre of pixel
 //!   `(x, y)` is `base + ddx * (x + 0.5) + ddy * (y + 0.5)`, computed in f64 and rounded once to
-//!   the input's type (`flat` inputs read `base`; integer inputs convert toward zero). The grid
-//!   models a primitive with `w = 1`, so perspective and linear interpolation coincide.
+//!   the input's type (integer inputs convert toward zero). The grid models a primitive with
+//!   `w = 1`, so perspective and linear interpolation coincide. `flat` inputs read one 32-bit
+//!   word per component, the provoking vertex's output: a raw word (any integer or bit pattern)
+//!   or `base` converted to the input's type ([`Varying`], [`flat_input`]).
 //! - `frag_coord` is `(x + 0.5, y + 0.5, grid depth, 1)` with the origin at the upper left;
 //!   `origin_lower_left` gives `y = height - 1 - row + 0.5`, and `pixel_center_integer` drops
 //!   the `+ 0.5`s.
@@ -157,7 +165,9 @@ mod compute;
 mod effects;
 mod error;
 mod exec;
+mod float_mode;
 mod fragment;
+mod geometry;
 mod lanes;
 mod limits;
 mod memory;
@@ -170,9 +180,13 @@ mod tests;
 mod texture;
 mod vertex;
 
-pub use compute::run_compute;
+pub use compute::{run_compute, run_compute_with};
 pub use error::InterpError;
-pub use fragment::{run_fragment, FragmentGrid, FragmentOutput, Varying};
+pub use float_mode::{flush_f32_denormal, FloatMode};
+pub use fragment::{
+    flat_input, run_fragment, run_fragment_with, FragmentGrid, FragmentOutput, Varying,
+};
+pub use geometry::{run_geometry, GeometryOutput, GeometryVertex, Strip};
 pub use limits::{
     Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_SHARED_MEMORY,
     DEFAULT_MAX_STEPS,

@@ -1,7 +1,9 @@
 //! What each stage supplies to a lockstep batch: the compute grid position, the fragment grid
-//! and its quads, or the vertex attributes.
+//! and its quads, the vertex attributes, or the geometry input primitives (and what the
+//! geometry invocations emit).
 
 use super::fragment::FragmentGrid;
+use super::geometry::GeometryEnv;
 use super::quad::QuadGrid;
 use crate::ir::ExecutionModes;
 use std::collections::BTreeMap;
@@ -31,6 +33,8 @@ pub(crate) enum StageEnv<'a> {
         /// Per location, 4 floats per vertex.
         attributes: &'a BTreeMap<u32, Vec<[f32; 4]>>,
     },
+    /// A batch of geometry invocations.
+    Geometry(GeometryEnv<'a>),
 }
 
 impl StageEnv<'_> {
@@ -40,6 +44,7 @@ impl StageEnv<'_> {
             StageEnv::Compute { .. } => "compute",
             StageEnv::Fragment { .. } => "fragment",
             StageEnv::Vertex { .. } => "vertex",
+            StageEnv::Geometry(_) => "geometry",
         }
     }
 

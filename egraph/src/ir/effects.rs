@@ -17,6 +17,15 @@
 //!
 //! Offsets are `i32` values (plus a constant byte offset); an access outside the bound buffer is
 //! an interpreter error, not undefined behaviour.
+//!
+//! # Geometry stage
+//! A geometry invocation reads the vertices of its input primitive with `vertex_input SLOT
+//! vIDX`: the value the previous stage wrote to `SLOT` (an [`OutputSlot`], so a vertex
+//! shader's outputs feed it unchanged) for vertex `vIDX` (an `i32`, constant or computed) of
+//! the primitive. It writes outputs with `output` as a vertex shader does, and `emit_vertex
+//! STREAM` appends a vertex with the current output values to the stream; afterwards every
+//! output is undefined until written again (GLSL's `EmitStreamVertex`). `end_primitive
+//! STREAM` ends the current strip of the stream, so the next vertex starts a new one.
 
 use super::entities::Value;
 use super::types::Type;
@@ -107,6 +116,12 @@ pub enum Builtin {
     VertexIndex,
     /// `gl_InstanceIndex`, i32.
     InstanceIndex,
+    /// `gl_PrimitiveIDIn` of a geometry shader: the index of the input primitive in the draw,
+    /// i32.
+    PrimitiveId,
+    /// `gl_InvocationID` of a geometry shader: which of the `invocations` runs for the same
+    /// primitive this is, i32.
+    InvocationId,
 }
 
 impl Builtin {
@@ -346,6 +361,16 @@ pub enum EffectOp {
     /// Turn this invocation into a helper: it keeps running (so quad derivatives stay defined)
     /// but its stores and outputs are dropped (SPIR-V `OpDemoteToHelperInvocation`).
     Demote,
+    /// A geometry input: the slot the previous stage wrote, of the input primitive's vertex
+    /// given by the one `i32` operand (0 up to the primitive's vertex count); one numeric
+    /// result. `frag_depth` is no vertex slot.
+    VertexInput(OutputSlot),
+    /// Appends a vertex with the current output values to a vertex stream (0 up to
+    /// [`MAX_VERTEX_STREAMS`](super::MAX_VERTEX_STREAMS)); the outputs are undefined
+    /// afterwards until written again.
+    EmitVertex(u8),
+    /// Ends the current output strip of a vertex stream.
+    EndPrimitive(u8),
 }
 
 /// Why an effect's operands or results do not fit it.
@@ -397,6 +422,10 @@ pub enum EffectTypeError {
     /// A fetch's results are not four floats.
     #[error("a fetch has 4 float results")]
     FetchResults,
+    /// A per-vertex input's operand is not one `i32` vertex index, or its result not one
+    /// numeric value.
+    #[error("a vertex input takes one i32 vertex index and has one numeric result")]
+    VertexInput,
 }
 
 impl EffectOp {
@@ -417,11 +446,17 @@ impl EffectOp {
             EffectOp::TexSize(_) => "tex_size",
             EffectOp::TexLevels(_) => "tex_levels",
             EffectOp::Demote => "demote",
+            EffectOp::VertexInput(_) => "vertex_input",
+            EffectOp::EmitVertex(_) => "emit_vertex",
+            EffectOp::EndPrimitive(_) => "end_primitive",
         }
     }
 
     /// True if the result depends only on the invocation and its bound resources, never on
     /// memory written by the shader: such effects may be treated as free-floating leaves.
+    ///
+    /// `vertex_input` would qualify but is left out: it takes an operand, and keeping it in
+    /// the control-flow skeleton needs nothing from the optimizer's invariant-read handling.
     pub fn is_invariant_read(&self) -> bool {
         matches!(
             self,
@@ -437,7 +472,12 @@ impl EffectOp {
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            EffectOp::Store(_) | EffectOp::Barrier(_) | EffectOp::Output(_) | EffectOp::Demote
+            EffectOp::Store(_)
+                | EffectOp::Barrier(_)
+                | EffectOp::Output(_)
+                | EffectOp::Demote
+                | EffectOp::EmitVertex(_)
+                | EffectOp::EndPrimitive(_)
         )
     }
 
@@ -483,10 +523,17 @@ impl EffectOp {
                 expect_args(&[])?;
                 expect_results(&[Type::I32])
             }
-            EffectOp::Barrier(_) | EffectOp::Demote => {
+            EffectOp::Barrier(_)
+            | EffectOp::Demote
+            | EffectOp::EmitVertex(_)
+            | EffectOp::EndPrimitive(_) => {
                 expect_args(&[])?;
                 expect_results(&[])
             }
+            EffectOp::VertexInput(_) => match (args, results) {
+                ([Type::I32], [t]) if *t != Type::Bool => Ok(()),
+                _ => Err(E::VertexInput),
+            },
             EffectOp::Builtin(b) => {
                 expect_args(&[])?;
                 expect_results(&[b.ty()])

@@ -21,6 +21,7 @@ use super::constant::Const;
 use super::custom::CustomOp;
 use super::effects::EffectOp;
 use super::entities::{Block, Inst, Value};
+use super::geometry::GeometryModes;
 use super::ops::PureOp;
 use super::types::Type;
 use cranelift_entity::PrimaryMap;
@@ -35,6 +36,9 @@ pub enum Stage {
     Fragment,
     /// Vertex.
     Vertex,
+    /// Geometry: one invocation per input primitive (times `invocations`), reading its
+    /// vertices with `vertex_input` and emitting vertices with `emit_vertex`.
+    Geometry(GeometryModes),
 }
 
 impl Stage {
@@ -44,6 +48,15 @@ impl Stage {
             Stage::Compute => "compute",
             Stage::Fragment => "fragment",
             Stage::Vertex => "vertex",
+            Stage::Geometry(_) => "geometry",
+        }
+    }
+
+    /// The geometry modes, for a geometry stage.
+    pub fn geometry(self) -> Option<GeometryModes> {
+        match self {
+            Stage::Geometry(g) => Some(g),
+            _ => None,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! - [`types`](Type), [`constants`](Const) and [`entities`](Value) are the vocabulary;
 //! - [`PureOp`] is the operation table (name, signature, evaluation: the single definition every
 //!   other part derives from), [`CustomOp`] lets a target add its own operations, and
-//!   [`EffectOp`] covers memory, textures, stage I/O, built-ins and barriers;
+//!   [`EffectOp`] covers memory, textures, stage I/O (with the geometry stage's per-vertex
+//!   inputs and vertex emission), built-ins and barriers;
 //! - [`Function`] holds values, instructions and blocks with explicit structured control flow;
 //! - [`Builder`] appends instructions, [`verify`] checks a function, and the text form prints
 //!   with `Display` and reads back with [`parse_function`].
@@ -17,6 +18,7 @@ mod effects;
 mod entities;
 pub(crate) mod eval;
 mod function;
+mod geometry;
 mod ops;
 mod signature;
 pub mod text;
@@ -34,6 +36,10 @@ pub use effects::{
 pub use entities::{Block, Inst, Value};
 pub use function::{
     BlockData, ExecutionModes, Function, InstData, InstFlags, Op, Stage, ValueData, ValueDef,
+};
+pub use geometry::{
+    GeometryModes, InputPrimitive, OutputPrimitive, MAX_GEOMETRY_INVOCATIONS,
+    MAX_GEOMETRY_OUTPUT_VERTICES, MAX_VERTEX_STREAMS,
 };
 pub use ops::{Flags, PureOp};
 pub use signature::{Class, Signature, SignatureError, Width};

@@ -85,6 +85,16 @@ pub enum Signature {
     BitfieldInsert,
     /// `(base: T, offset: i32, count: i32) -> T`, T an integer.
     BitfieldExtract,
+    /// `(a: T, b: T, x: U, y: U) -> U`: compare `a` with `b`, select `x` or `y`. The compared
+    /// and the selected types are independent (an f32 comparison may select i32 values); this
+    /// is the shape of compare-and-select instructions that targets supply as their own
+    /// operations (the table's own `select` takes a `bool`).
+    CompareSelect {
+        /// Class of the compared operands.
+        compare: Class,
+        /// Class of the selected operands and the result.
+        select: Class,
+    },
 }
 
 /// Why operand or result types do not fit a signature.
@@ -135,7 +145,7 @@ impl Signature {
             Signature::Unary(_) | Signature::Convert { .. } => 1,
             Signature::Binary(_) | Signature::Compare(_) => 2,
             Signature::Ternary(_) | Signature::Select | Signature::BitfieldExtract => 3,
-            Signature::BitfieldInsert => 4,
+            Signature::BitfieldInsert | Signature::CompareSelect { .. } => 4,
         }
     }
 
@@ -205,6 +215,13 @@ impl Signature {
                 same_as(2, Type::I32)?;
                 Ok(Some(args[0]))
             }
+            Signature::CompareSelect { compare, select } => {
+                class_at(0, compare)?;
+                same_as(1, args[0])?;
+                class_at(2, select)?;
+                same_as(3, args[2])?;
+                Ok(Some(args[2]))
+            }
         }
     }
 
@@ -242,5 +259,74 @@ impl Signature {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FCMPSEL: Signature = Signature::CompareSelect {
+        compare: Class::Float,
+        select: Class::Any,
+    };
+
+    #[test]
+    fn compare_select_takes_two_compared_and_two_selected_operands() {
+        use Type::*;
+        assert_eq!(FCMPSEL.arity(), 4);
+        assert_eq!(FCMPSEL.infer(&[F32, F32, I32, I32]), Ok(Some(I32)));
+        assert_eq!(FCMPSEL.infer(&[F16, F16, Bool, Bool]), Ok(Some(Bool)));
+        assert_eq!(FCMPSEL.check(&[F32, F32, F16, F16], F16), Ok(()));
+        assert!(FCMPSEL.check(&[F32, F32, F16, F16], F32).is_err());
+    }
+
+    #[test]
+    fn compare_select_names_the_operand_that_does_not_fit() {
+        use Type::*;
+        let err = |args: &[Type]| FCMPSEL.infer(args).unwrap_err();
+        assert_eq!(
+            err(&[I32, I32, F32, F32]),
+            SignatureError::OperandClass {
+                index: 0,
+                got: I32,
+                class: Class::Float
+            }
+        );
+        assert_eq!(
+            err(&[F32, F16, F32, F32]),
+            SignatureError::OperandMismatch {
+                index: 1,
+                got: F16,
+                expected: F32
+            }
+        );
+        assert_eq!(
+            err(&[F32, F32, F32, I32]),
+            SignatureError::OperandMismatch {
+                index: 3,
+                got: I32,
+                expected: F32
+            }
+        );
+        let int_select = Signature::CompareSelect {
+            compare: Class::Int,
+            select: Class::Float,
+        };
+        assert_eq!(
+            int_select.infer(&[I16, I16, I32, I32]),
+            Err(SignatureError::OperandClass {
+                index: 2,
+                got: I32,
+                class: Class::Float
+            })
+        );
+        assert_eq!(
+            FCMPSEL.infer(&[F32, F32, F32]),
+            Err(SignatureError::Arity {
+                expected: 4,
+                got: 3
+            })
+        );
     }
 }

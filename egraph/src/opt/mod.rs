@@ -15,7 +15,8 @@
 //! - [`analysis`]: types, constant folding through the IR's evaluation functions, uniformity.
 //! - [`skeleton`], [`to_egraph`]: pure nodes float, effects anchor (as in Cranelift's aegraph).
 //! - [`rules`]: rules as data, one topic per file, each with its identity and tolerance.
-//! - [`runner`]: limits set before the run, backoff scheduling, the report.
+//! - [`runner`]: limits set before the run, backoff scheduling, the report;
+//!   [`incremental`]: after the first iteration, rules search only where the e-graph changed.
 //! - [`cost`], [`extract`]: the cost model and the DAG extractor (egg's tree extractor is the
 //!   baseline).
 //! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
@@ -61,6 +62,7 @@ pub mod cost;
 pub mod dump;
 pub mod elaborate;
 pub mod extract;
+pub mod incremental;
 pub mod language;
 pub mod probe;
 pub mod rules;

@@ -4,12 +4,18 @@
 //! any normal-sized shader, so results are deterministic (`egg` is built with its
 //! `deterministic` feature and every map the optimizer iterates is ordered); the time limit is a
 //! safety net that only a pathological input reaches, and the report says when it did.
+//!
+//! Rules are scheduled by [`IncrementalScheduler`]: `egg`'s exponential backoff, and after a
+//! rule's first search only the neighbourhoods of what changed are searched again, which keeps
+//! the cost of the late, nearly idle iterations proportional to what they do rather than to the
+//! function's size.
 
 use super::analysis::{EGraph, FactAnalysis};
+use super::incremental::IncrementalScheduler;
 use super::language::Node;
 use super::rules::Rule;
 use core::fmt;
-use egg::{BackoffScheduler, Runner};
+use egg::Runner;
 use std::time::Duration;
 
 /// Rounds of rule application. Most rules simplify, so the useful work is done in the first few
@@ -28,9 +34,9 @@ pub const NODE_HEADROOM: usize = 10_000;
 /// it triggers the output depends on the machine, and the report says so.
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 
-/// A rule may match this many times per iteration (or the initial e-node count, if larger)
-/// before the backoff scheduler bans it for [`BAN_LENGTH`] iterations: explosive rules get
-/// throttled, ordinary rules on large functions do not.
+/// A rule may find this many new matches in one iteration (or the initial e-node count, if
+/// larger) before the backoff scheduler bans it for [`BAN_LENGTH`] iterations: explosive rules
+/// get throttled, ordinary rules on large functions do not.
 pub const MATCH_LIMIT: usize = 1_000;
 
 /// Iterations a throttled rule sits out (doubling each time it is banned again, as `egg`'s
@@ -132,6 +138,10 @@ pub struct Report {
     pub node_limit: usize,
     /// Times each rule changed the e-graph, for every rule in the order given.
     pub firings: Vec<(String, usize)>,
+    /// Rule searches over the whole e-graph.
+    pub full_searches: usize,
+    /// Rule searches restricted to what changed since the rule's previous search.
+    pub incremental_searches: usize,
     /// Seconds searching for matches.
     pub search_time: f64,
     /// Seconds applying rules.
@@ -183,6 +193,11 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
+            "  searches: {} full, {} incremental",
+            self.full_searches, self.incremental_searches
+        )?;
+        writeln!(
+            f,
             "  time: saturation {:.3} ms (search {:.3}, apply {:.3}, rebuild {:.3}), extraction {:.3} ms, elaboration {:.3} ms",
             self.saturation_time * 1e3,
             self.search_time * 1e3,
@@ -220,14 +235,36 @@ impl fmt::Display for Report {
 /// Runs `rules` on `egraph` within `limits`; returns the saturated e-graph and the report's
 /// saturation part (the caller fills in extraction and elaboration).
 pub fn saturate(egraph: EGraph, rules: &[Rule], limits: &Limits) -> (EGraph, Report) {
+    saturate_with(egraph, rules, limits, Search::Incremental)
+}
+
+/// How rules are searched after their first search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Only where the e-graph changed (the optimizer's way).
+    Incremental,
+    /// Over the whole e-graph every time (`egg`'s way; for comparisons).
+    Full,
+}
+
+/// [`saturate`] with a choice of search.
+pub fn saturate_with(
+    egraph: EGraph,
+    rules: &[Rule],
+    limits: &Limits,
+    search: Search,
+) -> (EGraph, Report) {
     let initial_nodes = egraph.total_size();
     let node_limit = limits.node_limit(initial_nodes);
-    let mut scheduler = BackoffScheduler::default()
-        .with_initial_match_limit(limits.match_limit.max(initial_nodes))
-        .with_ban_length(limits.ban_length);
-    for r in rules.iter().filter(|r| r.mandatory) {
-        scheduler = scheduler.do_not_ban(r.name.as_str());
+    let mut scheduler = IncrementalScheduler::new(
+        rules,
+        limits.match_limit.max(initial_nodes),
+        limits.ban_length,
+    );
+    if search == Search::Full {
+        scheduler = scheduler.always_full();
     }
+    let searches = scheduler.stats();
     let start = std::time::Instant::now();
     let runner: Runner<Node, FactAnalysis> = Runner::new(FactAnalysis::default())
         .with_egraph(egraph)
@@ -261,6 +298,8 @@ pub fn saturate(egraph: EGraph, rules: &[Rule], limits: &Limits) -> (EGraph, Rep
         classes: runner.egraph.number_of_classes(),
         node_limit,
         firings,
+        full_searches: searches.get().full,
+        incremental_searches: searches.get().incremental,
         search_time: sum(|i| i.search_time),
         apply_time: sum(|i| i.apply_time),
         rebuild_time: sum(|i| i.rebuild_time),

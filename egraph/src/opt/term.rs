@@ -360,6 +360,11 @@ pub(crate) fn operand_types(
             let t = expected.or_else(|| first_known(&[0]));
             vec![t, Some(Type::I32), Some(Type::I32)]
         }
+        Signature::CompareSelect { .. } => {
+            let t = first_known(&[0, 1]);
+            let u = expected.or_else(|| first_known(&[2, 3]));
+            vec![t, t, u, u]
+        }
     }
 }
 

@@ -358,6 +358,35 @@ fn optimization_is_deterministic() {
     assert_eq!(a.report.firings, b.report.firings);
 }
 
+// ---- incremental search
+
+fn saturated(f: &Function, search: runner::Search) -> (EGraph, Report) {
+    let mut eg = EGraph::default();
+    to_egraph::lower(f, &mut eg).expect("lowers");
+    eg.rebuild();
+    runner::saturate_with(eg, generic().rules(), &Limits::default(), search)
+}
+
+#[test]
+fn incremental_search_reaches_the_e_graph_a_full_search_does() {
+    for seed in 0..4 {
+        let f = synth::shader_like(700, seed);
+        let (inc, inc_report) = saturated(&f, runner::Search::Incremental);
+        let (full, full_report) = saturated(&f, runner::Search::Full);
+        assert_eq!(
+            (inc.total_size(), inc.number_of_classes()),
+            (full.total_size(), full.number_of_classes()),
+            "seed {seed}"
+        );
+        assert_eq!(inc_report.firings, full_report.firings, "seed {seed}");
+        assert_eq!(inc_report.iterations, full_report.iterations, "seed {seed}");
+        // Every rule searched the whole e-graph once, and only what changed afterwards.
+        assert_eq!(inc_report.full_searches, generic().rules().len());
+        assert!(inc_report.incremental_searches > 0);
+        assert_eq!(full_report.incremental_searches, 0);
+    }
+}
+
 // ---- extraction
 
 fn cost_of(target: &dyn Target) -> impl Fn(&Node, &Facts) -> f64 + Copy + '_ {

@@ -95,12 +95,12 @@ pub enum TgsiError {
         /// The text.
         text: String,
     },
-    /// A shader stage the graph IR cannot express (geometry and tessellation shaders).
-    #[error("{pos}: {stage} shaders are not supported: the graph IR has compute, fragment and vertex stages")]
+    /// A shader stage the graph IR cannot express (tessellation shaders).
+    #[error("{pos}: {stage} shaders are not supported: the graph IR has compute, fragment, vertex and geometry stages")]
     UnsupportedStage {
         /// The header.
         pos: Pos,
-        /// The stage's TGSI name (`GEOM`, `TESS_CTRL`, `TESS_EVAL`).
+        /// The stage's TGSI name (`TESS_CTRL`, `TESS_EVAL`).
         stage: &'static str,
     },
     /// A declaration that parses but that the lifter cannot map onto the IR.

@@ -42,6 +42,9 @@
 //!   be read back and partially written like TEMPs.
 //! - **Semantics** follow the seed reference lane by lane; TBD opcodes and evident typos
 //!   follow Mesa's `tgsi_exec.c` (softpipe), commented where they apply.
+//! - **Geometry shaders** read inputs per vertex (`IN[v][n]`, `v` constant or indirect) and
+//!   write their outputs at each `EMIT` rather than at the exits; properties a `GEOM` shader
+//!   leaves out take the defaults of Mesa's draw module (`lift/geometry.rs` says which).
 //! - **Properties** without an IR counterpart are accepted and ignored:
 //!   `FS_COLOR0_WRITES_ALL_CBUFS` (a blend-stage broadcast the caller sets up),
 //!   `FS_DEPTH_LAYOUT`, `NEXT_SHADER`, and those of other stages.
@@ -58,6 +61,10 @@
 //! | vertex `IN[n]` | attribute location n (any semantic is ignored) |
 //! | fragment `OUT ..., COLOR[i]` / `POSITION` | colour target i / `frag_depth` (z) |
 //! | vertex `OUT ..., POSITION` / `PSIZE` / other | `position` / `point_size` / locations as for inputs |
+//! | geometry `IN[v][n], POSITION` / `PSIZE` / other | `vertex_input position` / `point_size` / locations as for vertex outputs, of vertex `v` |
+//! | geometry `OUT`, `EMIT`, `ENDPRIM` | as vertex outputs, written at each `EMIT`; `emit_vertex` / `end_primitive` |
+//! | geometry `SV` or `IN` `PRIM_ID`, `INVOCATIONID` | `primitive_id`, `invocation_id` |
+//! | `PROPERTY GS_INPUT_PRIMITIVE`, `GS_OUTPUT_PRIMITIVE`, `GS_MAX_OUTPUT_VERTICES`, `GS_INVOCATIONS` | [`GeometryModes`](agxc_egraph::ir::GeometryModes) |
 //! | `SV` `THREAD_ID`, `BLOCK_ID`, `BLOCK_SIZE`, `GRID_SIZE` | `local_id`, `workgroup_id`, `workgroup_size`, `num_workgroups` |
 //! | `SV` `VERTEXID`, `INSTANCEID`, `HELPER_INVOCATION` | `vertex_index`, `instance_index`, helper mask |
 //! | `PROPERTY CS_FIXED_BLOCK_*`, `FS_COORD_ORIGIN`, `FS_COORD_PIXEL_CENTER`, `FS_EARLY_DEPTH_STENCIL` | [`ExecutionModes`](agxc_egraph::ir::ExecutionModes) |
@@ -67,7 +74,7 @@
 //! (Mesa packs varyings and renumbers buffers; the softpipe corpus records how).
 //!
 //! # Supported
-//! - Stages: `FRAG`, `VERT`, `COMP`. `GEOM`, `TESS_CTRL` and `TESS_EVAL` parse but do not
+//! - Stages: `FRAG`, `VERT`, `COMP`, `GEOM`. `TESS_CTRL` and `TESS_EVAL` parse but do not
 //!   lift ([`TgsiError::UnsupportedStage`]): the IR has no such stages.
 //! - Opcodes: everything in the seed reference except those it marks TBD without a Gallium
 //!   meaning and the removed address-stack, loop-register and branch opcodes (`ARA`,
@@ -78,7 +85,8 @@
 //!   `READ_HELPER`, `PK2H`/`UP2H`, `LDEXP`, `FMA` and `SAMPLE*` opcodes.
 //! - Not lifted, with an error naming the opcode: atomics, texture gather (`TG4`), `LODQ`,
 //!   images, multisampling, subgroup operations, `INTERP_OFFSET`, 64-bit arithmetic, `SWITCH`
-//!   (Mesa lowers switches before TGSI), geometry output (`EMIT`, `ENDPRIM`).
+//!   (Mesa lowers switches before TGSI), `EMIT`/`ENDPRIM` outside geometry shaders, and a
+//!   vertex stream that is not an immediate.
 
 pub mod ast;
 mod decls;

@@ -7,6 +7,17 @@
 //! `base + ddx * (x + 0.5) + ddy * (y + 0.5)` at pixel centres up to rounding. The shader picks
 //! the corner's values from constant arrays indexed by `gl_VertexIndex`. It is assembled with
 //! `rspirv` at run time, so the manifest stays the only description of the varyings.
+//!
+//! Flat varyings come from the provoking vertex, which for a triangle list in Vulkan's default
+//! first-vertex mode is vertex 0 (Vulkan specification, "Primitive Topologies", triangle lists:
+//! the provoking vertex of primitive `i` is vertex `3i`; "Flat Interpolation": a flat fragment
+//! input takes the provoking vertex's value). Corner 0 carries the manifest's words (`base`,
+//! the f32 bits or the integer). For integer varyings, which a Vulkan fragment shader must
+//! declare `Flat` (VUID-StandaloneSpirv-Flat-04744), corners 1 and 2 carry the words' bitwise
+//! complements, so a recording that did not come from the provoking vertex shows up as a
+//! mismatch in `lavapipe_recheck`. A flat f32 varying carries its value at every corner: a
+//! manifest may call an input flat that the shader interpolates (a constant, as in `sw_toon`).
+//! Flat outputs are decorated `Flat` as well, which Vulkan does not require of vertex outputs.
 
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
@@ -87,7 +98,8 @@ pub fn vertex_shader(
         };
         let words: Vec<Vec<u32>> = corners
             .iter()
-            .map(|[fx, fy]| corner_words(v, *fx, *fy))
+            .enumerate()
+            .map(|(corner, [fx, fy])| corner_words(v, corner, *fx, *fy))
             .collect();
         let array = corner_array(&mut b, scalar, v.components, three, &words);
         let out_ptr = b.type_pointer(None, StorageClass::Output, value_ty);
@@ -97,6 +109,9 @@ pub fn vertex_shader(
             Decoration::Location,
             [Operand::LiteralBit32(v.location)],
         );
+        if v.flat {
+            b.decorate(out, Decoration::Flat, []);
+        }
         interface.push(out);
         outputs.push((out, value_ty, array));
     }
@@ -124,17 +139,23 @@ pub fn vertex_shader(
     Ok(b.module().assemble())
 }
 
-/// The varying's words at framebuffer position `(fx, fy)`: f32 bits, or the integer (integer
-/// varyings are flat, so every corner carries `base`).
-fn corner_words(v: &Varying, fx: f64, fy: f64) -> Vec<u32> {
-    v.value_at(fx, fy)
-        .into_iter()
-        .map(|x| match v.ty {
-            ScalarType::F32 => (x as f32).to_bits(),
-            ScalarType::I32 => (x as i32) as u32,
-            ScalarType::U32 => x as u32,
-        })
-        .collect()
+/// The provoking vertex of the one triangle (see the module docs).
+const PROVOKING_CORNER: usize = 0;
+
+/// The varying's words at corner `corner`, framebuffer position `(fx, fy)`: f32 bits, or the
+/// integer. A flat integer varying's words at the provoking corner, their complements
+/// elsewhere.
+fn corner_words(v: &Varying, corner: usize, fx: f64, fy: f64) -> Vec<u32> {
+    let words = v.value_at(fx, fy).into_iter().map(|x| match v.ty {
+        ScalarType::F32 => (x as f32).to_bits(),
+        ScalarType::I32 => (x as i32) as u32,
+        ScalarType::U32 => x as u32,
+    });
+    if v.flat && v.ty != ScalarType::F32 && corner != PROVOKING_CORNER {
+        words.map(|w| !w).collect()
+    } else {
+        words.collect()
+    }
 }
 
 /// A constant array of three values of `components` x `scalar`, from their bit patterns.
@@ -193,6 +214,37 @@ mod tests {
         let w0 = 1.0 - w1 - w2;
         let interpolated = w0 * a + w1 * bx + w2 * by;
         assert_eq!(interpolated, 0.25 + 0.5 * 3.5 - 2.0 * 1.5);
+    }
+
+    #[test]
+    fn only_the_provoking_corner_carries_a_flat_value() {
+        let v = Varying {
+            location: 1,
+            components: 2,
+            ty: ScalarType::U32,
+            base: vec![3_735_928_559.0, 7.0],
+            ddx: vec![1.0],
+            ddy: vec![],
+            flat: true,
+        };
+        let [c0, c1, c2] = corner_positions(16, 16);
+        assert_eq!(corner_words(&v, 0, c0[0], c0[1]), [0xDEAD_BEEF, 7]);
+        assert_eq!(corner_words(&v, 1, c1[0], c1[1]), [0x2152_4110, !7]);
+        assert_eq!(corner_words(&v, 2, c2[0], c2[1]), [0x2152_4110, !7]);
+        // Interpolated varyings carry the model's value at every corner, flat floats their
+        // value (32 pixels right of the origin: 3735928559 + 32).
+        let smooth = Varying {
+            flat: false,
+            ..v.clone()
+        };
+        assert_eq!(corner_words(&smooth, 1, c1[0], c1[1]), [3_735_928_591, 7]);
+        let float = Varying {
+            ty: ScalarType::F32,
+            base: vec![1.5, -2.0],
+            ..v
+        };
+        let bits = [1.5f32.to_bits(), (-2.0f32).to_bits()];
+        assert_eq!(corner_words(&float, 2, c2[0], c2[1]), bits);
     }
 
     #[test]

@@ -62,18 +62,6 @@ pub enum RunError {
         /// Why the model rejects it.
         source: TextureError,
     },
-    /// A varying's value cannot be given to the shader exactly as the oracle gave it.
-    #[error("case `{case}`: varying at location {location}, component {component}: {reason}")]
-    Varying {
-        /// The case.
-        case: String,
-        /// The varying's location.
-        location: u32,
-        /// The component.
-        component: usize,
-        /// What is not representable.
-        reason: String,
-    },
     /// A TGSI register map entry names a resource the manifest does not declare, or two
     /// resources claim one binding.
     #[error("case `{case}`: tgsi.toml: {what}")]
@@ -111,9 +99,7 @@ impl RunError {
             RunError::Corpus(_) | RunError::Bindings(_) | RunError::Io { .. } => "files",
             RunError::SpirvLift { .. } | RunError::TgsiLift { .. } => "lift",
             RunError::Verify { .. } => "verify",
-            RunError::Texture { .. } | RunError::Varying { .. } | RunError::Interface { .. } => {
-                "inputs"
-            }
+            RunError::Texture { .. } | RunError::Interface { .. } => "inputs",
             RunError::Interp { .. } | RunError::Executor { .. } => "run",
         }
     }

@@ -3,7 +3,7 @@
 //! running the simulator will be another, fed the same launches and compared the same way.
 
 use agxc_egraph::interp::{
-    run_compute, run_fragment, BufferKind, FragmentOutput, Limits, Resources,
+    run_compute_with, run_fragment_with, BufferKind, FloatMode, FragmentOutput, Limits, Resources,
 };
 use agxc_egraph::ir::{Binding, Function};
 
@@ -27,12 +27,23 @@ pub trait Executor {
 pub struct Interpreter {
     /// Loop, step and lane budgets of each run.
     pub limits: Limits,
+    /// IEEE (the reference) or the G13's flushing of f32 denormals.
+    pub float: FloatMode,
 }
 
 impl Interpreter {
-    /// The interpreter with its default budgets.
+    /// The interpreter with its default budgets, in IEEE mode.
     pub fn new() -> Interpreter {
         Interpreter::default()
+    }
+
+    /// The interpreter as a model of the G13's float behaviour: f32 denormals flushed
+    /// ([`FloatMode::FlushF32Denormals`]).
+    pub fn g13_model() -> Interpreter {
+        Interpreter {
+            float: FloatMode::FlushF32Denormals,
+            ..Interpreter::default()
+        }
     }
 }
 
@@ -71,7 +82,10 @@ fn target_bytes(out: &FragmentOutput, location: u32, clear: [f32; 4]) -> Vec<u8>
 
 impl Executor for Interpreter {
     fn name(&self) -> &'static str {
-        "interp"
+        match self.float {
+            FloatMode::Ieee => "interp",
+            FloatMode::FlushF32Denormals => "interp (G13 floats)",
+        }
     }
 
     fn execute(&self, func: &Function, launch: &Launch) -> Result<Outputs, RunError> {
@@ -82,11 +96,13 @@ impl Executor for Interpreter {
         let mut res = resources(launch);
         let fragment = match &launch.stage {
             LaunchStage::Compute { groups } => {
-                run_compute(func, &mut res, *groups, &self.limits).map_err(interp)?;
+                run_compute_with(func, &mut res, *groups, &self.limits, self.float)
+                    .map_err(interp)?;
                 None
             }
             LaunchStage::Fragment(grid) => Some((
-                run_fragment(func, &mut res, grid, &self.limits).map_err(interp)?,
+                run_fragment_with(func, &mut res, grid, &self.limits, self.float)
+                    .map_err(interp)?,
                 grid.clear,
             )),
         };

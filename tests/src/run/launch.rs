@@ -7,10 +7,15 @@
 //! TGSI's registers back onto the same GLSL bindings (`super::tgsi`), so it gets the same
 //! launch plus whatever Mesa added (the state constants in `CONST[0]`).
 //!
-//! Two things differ between the oracles and are therefore parameters ([`Conventions`]): how
-//! an integer varying reaches the shader (as a typed integer in SPIR-V, as the raw bits in an
-//! untyped TGSI register) and the fragment depth (Vulkan maps clip z = 0 to depth 0, GL's
-//! default depth range maps it to 0.5).
+//! Varyings: interpolated ones are the manifest's affine model with f32 coefficients; flat ones
+//! are the 32-bit words the oracle's vertex shader wrote for the provoking vertex (f32 bits, or
+//! the integer), given to the interpreter as raw words ([`Varying::words`]), so that an integer
+//! beyond f32's exact range (`0xDEADBEEF`) or any bit pattern arrives bit for bit whatever the IR
+//! input's type: a typed `int` in SPIR-V, an untyped f32 register in TGSI.
+//!
+//! One thing differs between the oracles' pipelines and is therefore a parameter
+//! ([`Conventions`]): the fragment depth (Vulkan maps clip z = 0 to depth 0, GL's default
+//! depth range maps it to 0.5).
 //!
 //! [`Executor`]: super::Executor
 
@@ -19,7 +24,7 @@ use agxc_egraph::ir::Binding;
 
 use super::error::RunError;
 use super::texture::{interp_sampler, interp_texture};
-use crate::corpus::{self, Case, Inputs, OutputSpec, ScalarType, Stage};
+use crate::corpus::{self, Case, Inputs, OutputSpec, Stage};
 
 /// A buffer bound for the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,39 +60,20 @@ pub enum LaunchStage {
     Fragment(FragmentGrid),
 }
 
-/// How an integer varying's value is handed to the shader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntegerVaryings {
-    /// The IR input has an integer type and the interpreter converts the varying's value to
-    /// it (SPIR-V: `flat in int` is an `OpTypeInt` input).
-    Values,
-    /// The IR input is an f32 register holding the integer's bits (TGSI registers are untyped
-    /// and the TGSI front end reads every input as f32; the shader bit-casts).
-    Bits,
-}
-
 /// What differs between the two oracles' pipelines (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Conventions {
-    /// How integer varyings are supplied.
-    pub integer_varyings: IntegerVaryings,
     /// `gl_FragCoord.z` of the full-screen primitive.
     pub frag_depth: f32,
 }
 
 impl Conventions {
-    /// lavapipe's: typed integer inputs; the primitive at clip z = 0 has depth 0 (Vulkan's
-    /// viewport maps z in [0, 1] directly).
-    pub const SPIRV_LAVAPIPE: Conventions = Conventions {
-        integer_varyings: IntegerVaryings::Values,
-        frag_depth: 0.0,
-    };
-    /// softpipe's: integer bits in untyped registers; clip z = 0 lands at depth 0.5 (GL's
-    /// default depth range maps z in [-1, 1] to [0, 1]).
-    pub const TGSI_SOFTPIPE: Conventions = Conventions {
-        integer_varyings: IntegerVaryings::Bits,
-        frag_depth: 0.5,
-    };
+    /// lavapipe's: the primitive at clip z = 0 has depth 0 (Vulkan's viewport maps z in [0, 1]
+    /// directly).
+    pub const SPIRV_LAVAPIPE: Conventions = Conventions { frag_depth: 0.0 };
+    /// softpipe's: clip z = 0 lands at depth 0.5 (GL's default depth range maps z in [-1, 1] to
+    /// [0, 1]).
+    pub const TGSI_SOFTPIPE: Conventions = Conventions { frag_depth: 0.5 };
 }
 
 /// Everything an executor needs to run one case, in the IR's binding model.
@@ -106,10 +92,6 @@ pub struct Launch {
     /// What is read back and compared, in the case's order.
     pub outputs: Vec<OutputSpec>,
 }
-
-/// Largest integer magnitude every f32 holds exactly: integer varyings travel through the
-/// interpreter's f32 varying model.
-const F32_EXACT_INTEGERS: f64 = 16_777_216.0;
 
 impl Launch {
     /// The launch of `case` with its generated `inputs`, under the given conventions.
@@ -152,7 +134,7 @@ impl Launch {
             Stage::Compute => LaunchStage::Compute {
                 groups: m.groups.unwrap_or([1, 1, 1]),
             },
-            Stage::Fragment => LaunchStage::Fragment(fragment_grid(case, conventions)?),
+            Stage::Fragment => LaunchStage::Fragment(fragment_grid(case, conventions)),
         };
         Ok(Launch {
             case: case.name.clone(),
@@ -182,84 +164,46 @@ impl Launch {
     }
 }
 
-fn fragment_grid(case: &Case, conventions: Conventions) -> Result<FragmentGrid, RunError> {
+fn fragment_grid(case: &Case, conventions: Conventions) -> FragmentGrid {
     let m = &case.manifest;
     // `Case::load` validated that fragment cases have `size`.
     let [width, height] = m.size.unwrap_or([1, 1]);
     let mut grid = FragmentGrid::new(width, height).with_clear(m.clear);
     grid.depth = conventions.frag_depth;
     for v in &m.varyings {
-        grid = grid.with_varying(v.location, interp_varying(case, v, conventions)?);
+        grid = grid.with_varying(v.location, interp_varying(v));
     }
-    Ok(grid)
+    grid
 }
 
-/// The interpreter's varying for a manifest varying: the same affine model with f32
-/// coefficients, evaluated in f64 at pixel centres by the interpreter.
-fn interp_varying(
-    case: &Case,
-    v: &corpus::Varying,
-    conventions: Conventions,
-) -> Result<Varying, RunError> {
-    let bad = |component: usize, reason: String| RunError::Varying {
-        case: case.name.clone(),
-        location: v.location,
-        component,
-        reason,
-    };
-    let mut out = Varying::default();
-    let n = v.components as usize;
-    if v.ty == ScalarType::F32 {
-        let at = |list: &[f64], c: usize| list.get(c).copied().unwrap_or(0.0) as f32;
-        for c in 0..n {
-            out.base[c] = at(&v.base, c);
-            if !v.flat {
-                out.ddx[c] = at(&v.ddx, c);
-                out.ddy[c] = at(&v.ddy, c);
-            }
+/// The interpreter's varying for a manifest varying: the affine model with f32 coefficients
+/// (evaluated in f64 at pixel centres by the interpreter), or for a flat varying the words the
+/// provoking vertex carries, raw.
+fn interp_varying(v: &corpus::Varying) -> Varying {
+    let n = (v.components as usize).min(4);
+    if v.flat {
+        let mut words = [0u32; 4];
+        for (w, word) in words.iter_mut().zip(v.words_at_pixel(0, 0)).take(n) {
+            *w = word;
         }
-        return Ok(out);
+        // Components beyond the varying's width read word 0: 0.0 or the integer 0.
+        return Varying::words(words);
     }
-    // Integer varyings are flat (validated): the words the oracle's vertex shader passed are
-    // the manifest's conversion of `base`.
-    for (c, word) in v.words_at_pixel(0, 0).into_iter().enumerate().take(n) {
-        out.base[c] = match conventions.integer_varyings {
-            IntegerVaryings::Values => {
-                let value = match v.ty {
-                    ScalarType::I32 => f64::from(word as i32),
-                    _ => f64::from(word),
-                };
-                if value.abs() > F32_EXACT_INTEGERS {
-                    return Err(bad(
-                        c,
-                        format!("{value} has no exact f32 for the interpreter's varying model"),
-                    ));
-                }
-                value as f32
-            }
-            IntegerVaryings::Bits => {
-                // f32 -> f64 -> f32 keeps every pattern but signalling NaNs, which become quiet.
-                let f = f32::from_bits(word);
-                if f.is_nan() && word & 0x0040_0000 == 0 {
-                    return Err(bad(
-                        c,
-                        format!(
-                            "bits 0x{word:08x} are a signalling NaN, which the f32 varying \
-                             model quiets"
-                        ),
-                    ));
-                }
-                f
-            }
-        };
+    let at = |list: &[f64], c: usize| list.get(c).copied().unwrap_or(0.0) as f32;
+    let mut out = Varying::default();
+    for c in 0..n {
+        out.base[c] = at(&v.base, c);
+        out.ddx[c] = at(&v.ddx, c);
+        out.ddy[c] = at(&v.ddy, c);
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::corpus::Manifest;
+    use agxc_egraph::ir::Type;
 
     fn case(toml_text: &str) -> Case {
         let manifest: Manifest = toml::from_str(toml_text).expect("test manifest parses");
@@ -316,48 +260,43 @@ mod tests {
         assert_eq!(g.depth, 0.0);
         let v = g.varyings[&0];
         assert_eq!(v.base, [0.25, -1.0, 0.0, 0.0]);
+        assert_eq!(v.raw, [false; 4]);
         // The affine model at pixel (1, 1): 0.25 + 0.5 * 1.5 and -1 + 0.125 * 1.5.
         assert_eq!((v.at(0, 1, 1), v.at(1, 1, 1)), (1.0, -0.8125));
-        // Integer values as numbers (the IR input is an integer).
-        assert_eq!(g.varyings[&1].base[..2], [-3.0, 7.0]);
-        // A flat varying has no slope, whatever the manifest says about ddx.
-        assert_eq!(g.varyings[&2].ddx, [0.0; 4]);
+        // Flat integers are raw words: -3 and 7 as i32 bits.
+        let ints = g.varyings[&1];
+        assert_eq!(ints.raw, [true; 4]);
+        assert_eq!(
+            ints.base[..2]
+                .iter()
+                .map(|b| b.to_bits())
+                .collect::<Vec<_>>(),
+            [(-3i32) as u32, 7]
+        );
+        assert_eq!(ints.flat_word(0, Type::I32), (-3i32) as u32);
+        // A flat float is its f32 bits, with no slope whatever the manifest says about ddx.
+        let flat = g.varyings[&2];
+        assert_eq!(flat.flat_word(0, Type::F32), 2.0f32.to_bits());
+        assert_eq!(flat.ddx, [0.0; 4]);
         assert_eq!(launch.outputs.len(), 1);
     }
 
     #[test]
-    fn tgsi_integer_varyings_are_bits() {
-        let c = case(FRAG);
-        let launch = Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).expect("fits");
-        let g = grid(&launch);
-        assert_eq!(g.depth, 0.5);
-        let bits = g.varyings[&1].base.map(f32::to_bits);
-        assert_eq!(bits[..2], [(-3i32) as u32, 7]);
-    }
-
-    #[test]
-    fn unrepresentable_integer_varyings_are_errors() {
-        let big = FRAG.replace("base = [-3.0, 7.0]", "base = [-3.0, 16777217.0]");
+    fn flat_words_are_the_same_for_both_oracles_and_exact_beyond_f32() {
+        // 0xDEADBEEF (u32) and 0x7f800001 (a signalling NaN's bits) travel bit for bit.
+        let big = FRAG
+            .replace(r#"type = "i32""#, r#"type = "u32""#)
+            .replace("base = [-3.0, 7.0]", "base = [3735928559.0, 2139095041.0]");
         let c = case(&big);
-        let e = Launch::new(&c, &c.inputs(), Conventions::SPIRV_LAVAPIPE)
-            .expect_err("2^24 + 1 has no f32");
-        assert!(
-            matches!(
-                e,
-                RunError::Varying {
-                    location: 1,
-                    component: 1,
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        // As bits it is fine: 0x01000001 is a small positive float.
-        assert!(Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).is_ok());
-        // 0x7f800001 is a signalling NaN, which f32 -> f64 -> f32 would quiet.
-        let snan = FRAG.replace("base = [-3.0, 7.0]", "base = [-3.0, 2139095041.0]");
-        let c = case(&snan);
-        assert!(Launch::new(&c, &c.inputs(), Conventions::TGSI_SOFTPIPE).is_err());
+        for conventions in [Conventions::SPIRV_LAVAPIPE, Conventions::TGSI_SOFTPIPE] {
+            let launch = Launch::new(&c, &c.inputs(), conventions).expect("fits");
+            let g = grid(&launch);
+            let v = g.varyings[&1];
+            assert_eq!(v.flat_word(0, Type::I32), 0xDEAD_BEEF);
+            assert_eq!(v.flat_word(1, Type::F32), 0x7f80_0001);
+            assert_eq!(g.depth, conventions.frag_depth);
+        }
+        assert_eq!(Conventions::TGSI_SOFTPIPE.frag_depth, 0.5);
     }
 
     #[test]

@@ -11,10 +11,10 @@
 //! ```
 //!
 //! - [`Launch`]: the case's buffers, push constants, textures with their samplers, varyings
-//!   (the affine model), render targets, clear colour, grid size or workgroup count, and the
-//!   outputs to read back, all keyed by IR [`Binding`](agxc_egraph::ir::Binding)s and
-//!   locations. Language conventions ([`Conventions`]) cover what the oracles' pipelines do
-//!   differently (integer varyings, fragment depth).
+//!   (the affine model; flat ones as the provoking vertex's raw words), render targets, clear
+//!   colour, grid size or workgroup count, and the outputs to read back, all keyed by IR
+//!   [`Binding`](agxc_egraph::ir::Binding)s and locations. Language conventions
+//!   ([`Conventions`]) cover what the oracles' pipelines do differently (fragment depth).
 //! - [`Executor`]: runs a function on a launch. [`Interpreter`] is the reference interpreter;
 //!   the G13 backend plus simulator will implement the same trait, so it gets the same
 //!   launches and the same comparisons for free.
@@ -25,13 +25,15 @@
 //!   a corpus (filtered, dumped or redirected through [`CorpusOptions::from_env`]); [`judge`]
 //!   checks a run against an allow-list of [`KnownDifference`]s; [`Table`] prints the reports.
 //! - [`G13`]: the backend plus simulator as an executor, at -O0 or -O2; [`run_g13_corpus`]
-//!   compares its runs with both the recordings and the interpreter.
+//!   compares its runs with both the recordings and the interpreter, checking the G13's float
+//!   behaviours (denormals, contraction) against interpreter models ([`numerics`]).
 
 mod corpus_run;
 mod error;
 mod executor;
 mod g13;
 mod launch;
+pub mod numerics;
 mod prepare;
 mod report;
 mod texture;
@@ -42,7 +44,7 @@ pub use corpus_run::{run_corpus, CorpusOptions, CorpusRun, CASES_ENV, CORPUS_ENV
 pub use error::RunError;
 pub use executor::{Executor, Interpreter};
 pub use g13::{run_g13_corpus, G13Error, G13LevelRun, OptLevel, G13};
-pub use launch::{BoundBuffer, BoundTexture, Conventions, IntegerVaryings, Launch, LaunchStage};
+pub use launch::{BoundBuffer, BoundTexture, Conventions, Launch, LaunchStage};
 pub use prepare::{prepare, Language, Prepared};
 pub use report::{run_case, CaseReport, Outcome, Table};
 pub use texture::{interp_sampler, interp_texture};

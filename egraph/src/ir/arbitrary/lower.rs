@@ -59,6 +59,7 @@ pub(super) fn shape(op: PureOp, ty: Type, to: Type) -> Option<(SmallVec<[Type; 4
         Signature::Convert { .. } => (smallvec![ty], to),
         Signature::BitfieldInsert => (smallvec![ty, ty, Type::I32, Type::I32], ty),
         Signature::BitfieldExtract => (smallvec![ty, Type::I32, Type::I32], ty),
+        Signature::CompareSelect { .. } => (smallvec![ty, ty, to, to], to),
     };
     sig.check(&args, result).ok().map(|()| (args, result))
 }

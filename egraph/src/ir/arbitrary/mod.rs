@@ -153,7 +153,7 @@ impl Family {
         match op.signature() {
             Signature::Compare(_) => Family::Compare,
             Signature::Convert { .. } => Family::Convert,
-            Signature::Select => Family::Select,
+            Signature::Select | Signature::CompareSelect { .. } => Family::Select,
             Signature::BitfieldInsert | Signature::BitfieldExtract => Family::Bitwise,
             Signature::Unary(c) | Signature::Binary(c) | Signature::Ternary(c) => match c {
                 Class::Float => Family::FloatArith,

@@ -103,6 +103,20 @@ fn write_header(f: &mut fmt::Formatter<'_>, func: &Function) -> fmt::Result {
     f.write_str("function @")?;
     write_name(f, &func.name)?;
     write!(f, " {}", func.stage.name())?;
+    if let Stage::Geometry(g) = func.stage {
+        write!(
+            f,
+            " {}({}) {}({}) {}({}) {}({})",
+            syntax::GEOMETRY_INPUT,
+            g.input.name(),
+            syntax::GEOMETRY_OUTPUT,
+            g.output.name(),
+            syntax::GEOMETRY_MAX_VERTICES,
+            g.max_vertices,
+            syntax::GEOMETRY_INVOCATIONS,
+            g.invocations
+        )?;
+    }
     let modes = &func.modes;
     let default = ExecutionModes::default();
     if func.stage == Stage::Compute || modes.local_size != default.local_size {
@@ -331,7 +345,10 @@ fn write_effect_attrs<'v>(
             syntax::component(slot.component),
             syntax::interp(slot.interp)
         )?,
-        EffectOp::Output(slot) => write!(f, " {}", syntax::output(slot))?,
+        EffectOp::Output(slot) | EffectOp::VertexInput(slot) => {
+            write!(f, " {}", syntax::output(slot))?
+        }
+        EffectOp::EmitVertex(stream) | EffectOp::EndPrimitive(stream) => write!(f, " {stream}")?,
         EffectOp::Derivative(..) | EffectOp::Demote => {}
         EffectOp::Sample(s) => {
             write!(

@@ -37,8 +37,18 @@ pub(crate) const INST_FLAGS: [(InstFlags, &str); 2] = [
     (InstFlags::RELAXED, "relaxed"),
 ];
 
-/// Every stage.
-pub(crate) const STAGES: [Stage; 3] = [Stage::Compute, Stage::Fragment, Stage::Vertex];
+/// The stages without modes of their own, by name; `geometry` is followed by its modes.
+pub(crate) const PLAIN_STAGES: [Stage; 3] = [Stage::Compute, Stage::Fragment, Stage::Vertex];
+
+/// The geometry header's keywords, in printing order: `input(PRIM) output(PRIM)
+/// max_vertices(N) invocations(N)`.
+pub(crate) const GEOMETRY_INPUT: &str = "input";
+/// See [`GEOMETRY_INPUT`].
+pub(crate) const GEOMETRY_OUTPUT: &str = "output";
+/// See [`GEOMETRY_INPUT`].
+pub(crate) const GEOMETRY_MAX_VERTICES: &str = "max_vertices";
+/// See [`GEOMETRY_INPUT`].
+pub(crate) const GEOMETRY_INVOCATIONS: &str = "invocations";
 
 /// The suffix of a derivative precision (`ddx.fine`); `None` for the default.
 pub(crate) fn precision(p: DerivPrecision) -> Option<&'static str> {
@@ -148,6 +158,8 @@ fn builtin_parts(b: Builtin) -> (&'static str, Option<u8>) {
         Builtin::HelperInvocation => ("helper_invocation", None),
         Builtin::VertexIndex => ("vertex_index", None),
         Builtin::InstanceIndex => ("instance_index", None),
+        Builtin::PrimitiveId => ("primitive_id", None),
+        Builtin::InvocationId => ("invocation_id", None),
     }
 }
 
@@ -170,6 +182,8 @@ pub(crate) fn all_builtins() -> Vec<Builtin> {
         Builtin::HelperInvocation,
         Builtin::VertexIndex,
         Builtin::InstanceIndex,
+        Builtin::PrimitiveId,
+        Builtin::InvocationId,
     ]);
     all
 }

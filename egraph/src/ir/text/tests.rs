@@ -335,8 +335,42 @@ fn unknown_attributes() {
 #[test]
 fn header_errors() {
     assert_eq!(
+        error("function @f tessellation {\n"),
+        (1, 13, ParseErrorKind::UnknownStage("tessellation".into()))
+    );
+    // A geometry stage states all four of its modes, in order.
+    assert_eq!(
         error("function @f geometry {\n"),
-        (1, 13, ParseErrorKind::UnknownStage("geometry".into()))
+        (
+            1,
+            22,
+            ParseErrorKind::Expected {
+                expected: "`input(PRIMITIVE)`",
+                found: "`{`".into()
+            }
+        )
+    );
+    assert_eq!(
+        error("function @f geometry input(quads) {\n"),
+        (
+            1,
+            28,
+            ParseErrorKind::UnknownAttribute {
+                what: "input primitive",
+                word: "quads".into()
+            }
+        )
+    );
+    assert_eq!(
+        error("function @f geometry input(points) output(points) max_vertices(1) {\n"),
+        (
+            1,
+            67,
+            ParseErrorKind::Expected {
+                expected: "`invocations(N)`",
+                found: "`{`".into()
+            }
+        )
     );
     assert_eq!(
         error("function @f compute fast_math {\n"),
@@ -428,7 +462,10 @@ fn entity_limits() {
 /// Runs a function that verifies in the interpreter on a tiny launch of its stage, with small
 /// budgets; errors are fine, panics are not.
 fn run_briefly(f: &Function) {
-    use crate::interp::{run_compute, run_fragment, run_vertex, FragmentGrid, Limits, Resources};
+    use crate::interp::{
+        run_compute, run_fragment, run_geometry, run_vertex, FragmentGrid, GeometryVertex, Limits,
+        Resources,
+    };
     use crate::ir::Stage;
     let limits = Limits {
         max_loop_iterations: 50,
@@ -441,6 +478,10 @@ fn run_briefly(f: &Function) {
         Stage::Compute => run_compute(f, &mut res, [2, 1, 1], &limits).map(|_| ()),
         Stage::Fragment => run_fragment(f, &mut res, &FragmentGrid::new(3, 3), &limits).map(|_| ()),
         Stage::Vertex => run_vertex(f, &res, 4, &Default::default(), &limits).map(|_| ()),
+        Stage::Geometry(g) => {
+            let vertices = vec![GeometryVertex::new(); 2 * g.input.vertex_count() as usize];
+            run_geometry(f, &res, &vertices, &limits).map(|_| ())
+        }
     };
 }
 

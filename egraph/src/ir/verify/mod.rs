@@ -358,6 +358,29 @@ pub enum VerifyErrorKind {
     /// A compute function with a zero workgroup dimension.
     #[error("local_size {0:?} has a zero dimension")]
     ZeroLocalSize([u32; 3]),
+    /// A geometry mode outside what every implementation supports.
+    #[error("geometry {what}({value}) is outside {min}..={max}")]
+    GeometryLimit {
+        /// The mode (`max_vertices`, `invocations`).
+        what: &'static str,
+        /// Its value.
+        value: u32,
+        /// The smallest allowed.
+        min: u32,
+        /// The largest allowed.
+        max: u32,
+    },
+    /// A constant `vertex_input` index outside the input primitive.
+    #[error("vertex index {index} is outside the input primitive's {count} vertices")]
+    VertexIndex {
+        /// The index.
+        index: i32,
+        /// The primitive's vertex count.
+        count: u32,
+    },
+    /// A `vertex_input` of `frag_depth`, which no vertex has.
+    #[error("frag_depth is not a vertex slot")]
+    NotAVertexSlot,
 }
 
 fn describe_def(def: &ValueDef) -> String {

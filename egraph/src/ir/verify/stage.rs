@@ -6,7 +6,13 @@
 //!   `helper_invocation`, `output frag_depth`.
 //! - Compute only: `barrier workgroup`, workgroup-shared memory (which also needs
 //!   `shared(N)` with N > 0), the compute ids and sizes.
-//! - Vertex only: `vertex_index`, `instance_index`, `output position` and `point_size`.
+//! - Vertex and geometry: `output position` and `point_size`.
+//! - Vertex only: `vertex_index`, `instance_index`, flat `input`.
+//! - Geometry only: `vertex_input` (with a slot other than `frag_depth`), `emit_vertex` and
+//!   `end_primitive` (on streams below [`MAX_VERTEX_STREAMS`]), `primitive_id`,
+//!   `invocation_id`; and the geometry modes must be within the limits every implementation
+//!   supports (`max_vertices` up to [`MAX_GEOMETRY_OUTPUT_VERTICES`], 1 to
+//!   [`MAX_GEOMETRY_INVOCATIONS`] invocations).
 //! - No inputs or outputs in compute shaders.
 
 use super::structure::{Event, Walk};
@@ -15,8 +21,12 @@ use crate::ir::effects::{
     AddressSpace, BarrierKind, Builtin, EffectOp, Interp, LodMode, OutputSlot,
 };
 use crate::ir::entities::Inst;
-use crate::ir::function::{Function, Op, Stage};
+use crate::ir::function::{Function, Op, Stage, ValueDef};
+use crate::ir::geometry::{
+    MAX_GEOMETRY_INVOCATIONS, MAX_GEOMETRY_OUTPUT_VERTICES, MAX_VERTEX_STREAMS,
+};
 use crate::ir::text::syntax;
+use crate::ir::types::Type;
 
 /// The stages that allow an operation.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,18 +34,31 @@ enum Allowed {
     Fragment,
     Compute,
     Vertex,
+    Geometry,
     /// Fragment and vertex.
+    FragmentVertex,
+    /// Vertex and geometry (the stages that write vertices).
+    VertexGeometry,
+    /// Every stage but compute.
     Graphics,
 }
 
-use Allowed::{Compute as COMPUTE, Fragment as FRAGMENT, Graphics as GRAPHICS, Vertex as VERTEX};
+use Allowed::{
+    Compute as COMPUTE, Fragment as FRAGMENT, FragmentVertex as FRAGMENT_VERTEX,
+    Geometry as GEOMETRY, Graphics as GRAPHICS, Vertex as VERTEX,
+    VertexGeometry as VERTEX_GEOMETRY,
+};
 
 impl Allowed {
     fn allows(self, stage: Stage) -> bool {
+        let geometry = matches!(stage, Stage::Geometry(_));
         match self {
             Allowed::Fragment => stage == Stage::Fragment,
             Allowed::Compute => stage == Stage::Compute,
             Allowed::Vertex => stage == Stage::Vertex,
+            Allowed::Geometry => geometry,
+            Allowed::FragmentVertex => matches!(stage, Stage::Fragment | Stage::Vertex),
+            Allowed::VertexGeometry => stage == Stage::Vertex || geometry,
             Allowed::Graphics => stage != Stage::Compute,
         }
     }
@@ -45,7 +68,10 @@ impl Allowed {
             Allowed::Fragment => "fragment",
             Allowed::Compute => "compute",
             Allowed::Vertex => "vertex",
-            Allowed::Graphics => "fragment and vertex",
+            Allowed::Geometry => "geometry",
+            Allowed::FragmentVertex => "fragment and vertex",
+            Allowed::VertexGeometry => "vertex and geometry",
+            Allowed::Graphics => "fragment, vertex and geometry",
         }
     }
 }
@@ -53,6 +79,24 @@ impl Allowed {
 pub(super) fn check(func: &Function, walk: &Walk, errors: &mut Errors) {
     if func.stage == Stage::Compute && func.modes.local_size.contains(&0) {
         errors.at_function(E::ZeroLocalSize(func.modes.local_size));
+    }
+    if let Stage::Geometry(g) = func.stage {
+        if g.max_vertices > MAX_GEOMETRY_OUTPUT_VERTICES {
+            errors.at_function(E::GeometryLimit {
+                what: "max_vertices",
+                value: g.max_vertices,
+                min: 0,
+                max: MAX_GEOMETRY_OUTPUT_VERTICES,
+            });
+        }
+        if !(1..=MAX_GEOMETRY_INVOCATIONS).contains(&g.invocations) {
+            errors.at_function(E::GeometryLimit {
+                what: "invocations",
+                value: g.invocations,
+                min: 1,
+                max: MAX_GEOMETRY_INVOCATIONS,
+            });
+        }
     }
     for event in &walk.events {
         if let Event::Inst(inst) = *event {
@@ -70,6 +114,9 @@ fn requirement(op: Op) -> Option<(String, Allowed)> {
     };
     let named = |what: &str, allowed| Some((format!("`{what}`"), allowed));
     match effect {
+        EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {
+            named(effect.name(), GEOMETRY)
+        }
         EffectOp::Derivative(..) => named(effect.name(), FRAGMENT),
         EffectOp::Demote => named("demote", FRAGMENT),
         EffectOp::Sample(s) if matches!(s.lod, LodMode::Implicit | LodMode::Bias) => Some((
@@ -92,6 +139,7 @@ fn requirement(op: Op) -> Option<(String, Allowed)> {
                     FRAGMENT
                 }
                 Builtin::VertexIndex | Builtin::InstanceIndex => VERTEX,
+                Builtin::PrimitiveId | Builtin::InvocationId => GEOMETRY,
             };
             named(&format!("builtin {}", syntax::builtin(b)), allowed)
         }
@@ -99,16 +147,49 @@ fn requirement(op: Op) -> Option<(String, Allowed)> {
             format!("`input` with {} interpolation", syntax::interp(slot.interp)),
             FRAGMENT,
         )),
-        EffectOp::Input(_) => named("input", GRAPHICS),
+        // A geometry shader's inputs are per vertex: `vertex_input`.
+        EffectOp::Input(_) => named("input", FRAGMENT_VERTEX),
         EffectOp::Output(slot) => {
             let allowed = match slot {
                 OutputSlot::Location { .. } => GRAPHICS,
-                OutputSlot::Position(_) | OutputSlot::PointSize => VERTEX,
+                OutputSlot::Position(_) | OutputSlot::PointSize => VERTEX_GEOMETRY,
                 OutputSlot::FragDepth => FRAGMENT,
             };
             named(&format!("output {}", syntax::output(slot)), allowed)
         }
         _ => None,
+    }
+}
+
+/// A constant vertex index must name a vertex of the input primitive (a computed one is
+/// checked when it runs).
+fn check_vertex_index(func: &Function, inst: Inst, errors: &mut Errors) {
+    let Some(g) = func.stage.geometry() else {
+        return; // reported as a stage error
+    };
+    let Some(&index) = func.insts[inst].args.first() else {
+        return; // reported as a type error
+    };
+    let Some(ValueDef::Result(def, _)) = func.values.get(index).map(|v| v.def) else {
+        return;
+    };
+    let Some(Op::Const(c)) = func.insts.get(def).map(|d| d.op) else {
+        return;
+    };
+    if c.ty() != Type::I32 {
+        return;
+    }
+    let count = g.input.vertex_count();
+    // An i32 constant's sign-extended value fits in i32.
+    let value = i32::try_from(c.as_i64()).unwrap_or(i32::MIN);
+    if u32::try_from(value).map_or(true, |v| v >= count) {
+        errors.at_inst(
+            inst,
+            E::VertexIndex {
+                index: value,
+                count,
+            },
+        );
     }
 }
 
@@ -162,20 +243,41 @@ fn check_inst(func: &Function, inst: Inst, errors: &mut Errors) {
                 max: 3,
             },
         ),
-        EffectOp::Output(slot) => {
-            if let Some((what, component)) = output_component(slot) {
-                if component > 3 {
-                    errors.at_inst(
-                        inst,
-                        E::Component {
-                            what,
-                            component,
-                            max: 3,
-                        },
-                    );
-                }
-            }
+        EffectOp::VertexInput(OutputSlot::FragDepth) => {
+            errors.at_inst(inst, E::NotAVertexSlot);
         }
+        EffectOp::VertexInput(slot) => {
+            check_vertex_index(func, inst, errors);
+            check_slot_component(slot, inst, errors);
+        }
+        EffectOp::EmitVertex(stream) | EffectOp::EndPrimitive(stream)
+            if stream >= MAX_VERTEX_STREAMS =>
+        {
+            errors.at_inst(
+                inst,
+                E::Component {
+                    what: "a vertex stream",
+                    component: stream,
+                    max: MAX_VERTEX_STREAMS - 1,
+                },
+            );
+        }
+        EffectOp::Output(slot) => check_slot_component(slot, inst, errors),
         _ => {}
+    }
+}
+
+fn check_slot_component(slot: OutputSlot, inst: Inst, errors: &mut Errors) {
+    if let Some((what, component)) = output_component(slot) {
+        if component > 3 {
+            errors.at_inst(
+                inst,
+                E::Component {
+                    what,
+                    component,
+                    max: 3,
+                },
+            );
+        }
     }
 }

@@ -34,6 +34,7 @@ pub mod guards;
 pub mod negabs;
 mod pattern;
 pub mod pow_exp_log;
+pub mod scaling;
 pub mod strength;
 pub mod texture;
 
@@ -47,6 +48,10 @@ use egg::Rewrite;
 
 /// A guard: inspects a match (types, constants) and may bind constants for the right side.
 /// Returning `false` rejects the match.
+///
+/// A guard looks only at the classes its pattern binds (their facts, through [`Bindings`]):
+/// the incremental search (`opt::incremental`) re-examines a match when something within the
+/// pattern's reach changed, so a decision based on anything further away would not be revisited.
 pub type Guard = fn(&mut Bindings<'_>) -> bool;
 
 /// How closely the two sides of a rule must agree in the soundness check.
@@ -62,6 +67,12 @@ pub enum Tolerance {
     /// original computation; anything goes where the original overflowed to infinity (fusing
     /// removes an intermediate rounding and can turn an overflow into a finite result).
     Fused,
+    /// Bit for bit wherever every value of the original computation (inputs, intermediate
+    /// results, result) is zero, normal or NaN; unchecked where one is infinite or subnormal.
+    /// For re-associations that are exact unless an intermediate result leaves the normal
+    /// range, where the original lost range or precision that the rewritten form, one rounding
+    /// of the same exact value, does not lose (see `rules::scaling`).
+    ExactInRange,
 }
 
 /// Which float inputs the soundness check draws for a rule's variables.
@@ -205,6 +216,10 @@ pub struct Rule {
     pub origin: Origin,
     /// Extra left sides for the checker.
     pub examples: Option<Examples>,
+    /// How far below the matched class a match can look: the depth of the left-hand pattern
+    /// (its variables' classes included, since guards read their facts), or what a custom
+    /// searcher declares. A class is searched again when something this close below changed.
+    pub search_depth: usize,
     /// The rewrite.
     pub rewrite: Rewrite<Node, FactAnalysis>,
 }
@@ -286,6 +301,7 @@ impl Rule {
             tolerance: settings.tolerance,
             domain: settings.domain,
             mandatory: settings.mandatory,
+            search_depth: depth(&lhs),
             origin: Origin::Pattern { lhs, rhs },
             examples: settings.examples,
             rewrite,
@@ -296,6 +312,15 @@ impl Rule {
     /// a bug the crate's tests catch).
     pub fn from_specs(specs: &[RuleSpec], registry: &OpRegistry) -> Result<Vec<Rule>, RuleError> {
         specs.iter().map(|s| Rule::from_spec(s, registry)).collect()
+    }
+}
+
+/// The distance from a pattern's root to its deepest position (variables and literals count:
+/// they stand for classes whose facts a match reads).
+fn depth(t: &Term) -> usize {
+    match t {
+        Term::Node(_, kids) if !kids.is_empty() => 1 + kids.iter().map(depth).max().unwrap_or(0),
+        _ => 0,
     }
 }
 
@@ -311,6 +336,7 @@ pub fn generic_rules() -> Vec<Rule> {
     specs.extend(pow_exp_log::specs());
     specs.extend(bitfield::specs());
     specs.extend(fusion::specs());
+    specs.extend(scaling::specs());
     let mut rules = Rule::from_specs(&specs, &registry)
         .unwrap_or_else(|e| panic!("built-in rule lists are well-formed: {e}"));
     rules.extend(constants::commute_constants_right());
@@ -342,5 +368,16 @@ mod tests {
             assert!(!r.doc.is_empty(), "{} has no identity doc line", r.name);
         }
         assert!(rules.len() > 60, "only {} rules", rules.len());
+    }
+
+    #[test]
+    fn search_depth_reaches_the_deepest_variable() {
+        let reg = OpRegistry::new();
+        let spec = |lhs| RuleSpec::new("r", "d", lhs, "?a");
+        let d = |lhs| Rule::from_spec(&spec(lhs), &reg).expect(lhs).search_depth;
+        assert_eq!(d("(fneg ?a)"), 1);
+        assert_eq!(d("(fadd (fmul ?a ?b) ?c)"), 2);
+        assert_eq!(d("(select (not (flt ?a ?b)) ?a ?c)"), 3);
+        assert_eq!(d("(fmul ?a 1)"), 1);
     }
 }

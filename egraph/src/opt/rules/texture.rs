@@ -515,6 +515,10 @@ struct Spec {
 /// coordinate of zero has no face) and not huge (squares must not overflow f32).
 const TEXTURE_DOMAIN: Domain = Domain::Magnitude(1.0 / 1024.0, 1024.0);
 
+/// The predicates read a sample e-node's operands' facts (types, constants), one level below the
+/// sample's class.
+const TEXTURE_SEARCH_DEPTH: usize = 1;
+
 /// The rules of this topic.
 pub fn rules() -> Vec<Rule> {
     let specs = [
@@ -578,6 +582,7 @@ pub fn rules() -> Vec<Rule> {
             tolerance: s.tolerance,
             domain: TEXTURE_DOMAIN,
             mandatory: s.mandatory,
+            search_depth: TEXTURE_SEARCH_DEPTH,
             origin: Origin::Custom(s.examples),
             examples: None,
             rewrite: Rewrite::new(

@@ -379,21 +379,48 @@ fn floats_agree(a: f64, b: f64, slack: f64) -> bool {
     (a - b).abs() <= slack
 }
 
-/// Whether `got` agrees with `want` under the tolerance; `largest` is the largest finite
-/// magnitude among the reference values (for [`Tolerance::Fused`]), `overflowed` whether any
-/// reference value is infinite.
-fn agree(tol: Tolerance, want: &Val, got: &Val, largest: f64, overflowed: bool) -> bool {
+/// What the reference values of one evaluation look like, for the tolerances that depend on
+/// the original computation.
+#[derive(Clone, Copy)]
+struct RefRange {
+    /// The largest finite magnitude among the float reference values ([`Tolerance::Fused`]).
+    largest: f64,
+    /// Some float reference value is infinite.
+    overflowed: bool,
+    /// Some float reference value is subnormal.
+    subnormal: bool,
+}
+
+/// Whether a float of type `ty` with value `x` is subnormal (nonzero, below the least normal).
+fn is_subnormal(ty: Type, x: f64) -> bool {
+    let least_normal = match ty {
+        Type::F16 => 2f64.powi(-14),
+        _ => f64::from(f32::MIN_POSITIVE),
+    };
+    x != 0.0 && x.abs() < least_normal
+}
+
+/// Whether `got` agrees with `want` under the tolerance, given the reference values' `range`.
+fn agree(tol: Tolerance, want: &Val, got: &Val, range: RefRange) -> bool {
+    let RefRange {
+        largest,
+        overflowed,
+        subnormal,
+    } = range;
+    if tol == Tolerance::ExactInRange && (overflowed || subnormal) {
+        return true;
+    }
     match (want, got) {
         (Val::Scalar(w), Val::Scalar(g)) => {
             if w.ty() != g.ty() {
                 return false;
             }
-            if !w.ty().is_float() || tol == Tolerance::Exact {
+            if !w.ty().is_float() || matches!(tol, Tolerance::Exact | Tolerance::ExactInRange) {
                 return w == g || (w.is_nan() && g.is_nan());
             }
             let (a, b) = (w.as_f64(), g.as_f64());
             match tol {
-                Tolerance::Exact => unreachable!("handled above"),
+                Tolerance::Exact | Tolerance::ExactInRange => unreachable!("handled above"),
                 Tolerance::Ulps(n) => {
                     floats_agree(a, b, n as f64 * ulp(w.ty(), a.abs().max(b.abs())))
                 }
@@ -404,7 +431,9 @@ fn agree(tol: Tolerance, want: &Val, got: &Val, largest: f64, overflowed: bool) 
         (Val::Texel(w), Val::Texel(g)) => {
             w.len() == g.len()
                 && w.iter().zip(g).all(|(&a, &b)| match tol {
-                    Tolerance::Exact => a == b || (a.is_nan() && b.is_nan()),
+                    Tolerance::Exact | Tolerance::ExactInRange => {
+                        a == b || (a.is_nan() && b.is_nan())
+                    }
                     Tolerance::Abs(eps) => floats_agree(a, b, eps),
                     _ => floats_agree(a, b, 1e-6 * a.abs().max(1.0)),
                 })
@@ -452,19 +481,25 @@ fn check_instance(
                 vals.entry(c).or_insert(v);
             }
         }
-        let (largest, overflowed) = refs.iter().fold((0.0f64, false), |(m, o), (_, v)| match v {
-            Val::Scalar(c) if c.ty().is_float() => {
+        let mut range = RefRange {
+            largest: 0.0,
+            overflowed: false,
+            subnormal: false,
+        };
+        for (_, v) in &refs {
+            if let Val::Scalar(c) = v {
                 let x = c.as_f64();
+                if !c.ty().is_float() || x.is_nan() {
+                    continue;
+                }
                 if x.is_infinite() {
-                    (m, true)
-                } else if x.is_nan() {
-                    (m, o)
+                    range.overflowed = true;
                 } else {
-                    (m.max(x.abs()), o)
+                    range.largest = range.largest.max(x.abs());
+                    range.subnormal |= is_subnormal(c.ty(), x);
                 }
             }
-            _ => (m, o),
-        });
+        }
         // Classes the rule created: from their e-nodes, until nothing changes.
         loop {
             let mut progress = false;
@@ -495,7 +530,7 @@ fn check_instance(
         };
         for (c, v) in &refs {
             stats.comparisons += 1;
-            if !agree(rule.tolerance, &vals[c], v, largest, overflowed) {
+            if !agree(rule.tolerance, &vals[c], v, range) {
                 return Err(Unsound::Mismatch(Box::new(Mismatch {
                     rule: rule.name.clone(),
                     lhs: lhs.to_string(),
@@ -515,7 +550,7 @@ fn check_instance(
                     continue;
                 };
                 stats.comparisons += 1;
-                if !agree(rule.tolerance, want, &got, largest, overflowed) {
+                if !agree(rule.tolerance, want, &got, range) {
                     let node = n.kind.to_string();
                     return Err(Unsound::Mismatch(Box::new(Mismatch {
                         rule: rule.name.clone(),

@@ -386,6 +386,86 @@ fn fragment_kill_demote_and_modes() {
     );
 }
 
+/// `flat in uint` at location 0 and `noperspective in float` at location 1, component 0, and
+/// `in float` at location 1, component 1, written out as `(bits(u), a, b, 0)`.
+#[test]
+fn interpolation_decorations_reach_the_inputs_and_flat_reads_raw_words() {
+    use agxc_egraph::interp::{run_fragment, FragmentGrid, Limits, Resources, Varying};
+    use agxc_egraph::ir::{EffectOp, InputSlot, Interp, Type};
+    let mut b = Builder::new();
+    b.set_version(1, 0);
+    b.capability(Capability::Shader);
+    b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let float = b.type_float(32, None);
+    let uint = b.type_int(32, 0);
+    let v4 = b.type_vector(float, 4);
+    let in_uint = b.type_pointer(None, StorageClass::Input, uint);
+    let in_float = b.type_pointer(None, StorageClass::Input, float);
+    let u = b.variable(in_uint, None, StorageClass::Input, None);
+    b.decorate(u, Decoration::Location, [Operand::LiteralBit32(0)]);
+    b.decorate(u, Decoration::Flat, []);
+    let a = b.variable(in_float, None, StorageClass::Input, None);
+    b.decorate(a, Decoration::Location, [Operand::LiteralBit32(1)]);
+    b.decorate(a, Decoration::NoPerspective, []);
+    let c = b.variable(in_float, None, StorageClass::Input, None);
+    b.decorate(c, Decoration::Location, [Operand::LiteralBit32(1)]);
+    b.decorate(c, Decoration::Component, [Operand::LiteralBit32(1)]);
+    let out_ptr = b.type_pointer(None, StorageClass::Output, v4);
+    let color = b.variable(out_ptr, None, StorageClass::Output, None);
+    b.decorate(color, Decoration::Location, [Operand::LiteralBit32(0)]);
+    let zero = b.constant_bit32(float, 0);
+    let fn_ty = b.type_function(void, []);
+    let main = b
+        .begin_function(void, None, FunctionControl::NONE, fn_ty)
+        .unwrap();
+    b.begin_block(None).unwrap();
+    let uv = b.load(uint, None, u, None, []).unwrap();
+    let ub = b.bitcast(float, None, uv).unwrap();
+    let av = b.load(float, None, a, None, []).unwrap();
+    let cv = b.load(float, None, c, None, []).unwrap();
+    let all = b.composite_construct(v4, None, [ub, av, cv, zero]).unwrap();
+    b.store(color, all, None, []).unwrap();
+    b.ret().unwrap();
+    b.end_function().unwrap();
+    b.entry_point(ExecutionModel::Fragment, main, "main", [u, a, c, color]);
+    b.execution_mode(main, ExecutionMode::OriginUpperLeft, []);
+    let func = lift_with(&b.module().assemble(), &LiftOptions::default());
+    let mut inputs = Vec::new();
+    func.for_each_inst(|_, i| {
+        if let Op::Effect(EffectOp::Input(slot)) = func.inst(i).op {
+            inputs.push((slot, func.value_type(func.inst(i).results[0])));
+        }
+    });
+    inputs.sort();
+    let slot = |location, component, interp| InputSlot {
+        location,
+        component,
+        interp,
+    };
+    assert_eq!(
+        inputs,
+        [
+            (slot(0, 0, Interp::Flat), Type::I32),
+            (slot(1, 0, Interp::Linear), Type::F32),
+            (slot(1, 1, Interp::Perspective), Type::F32),
+        ]
+    );
+    // 0xDEADBEEF is beyond f32's exact integers: a flat input reads the word itself.
+    let grid = FragmentGrid::new(2, 1)
+        .with_varying(0, Varying::words([0xDEAD_BEEF, 0, 0, 0]))
+        .with_varying(
+            1,
+            Varying::affine([1.0, 2.0, 0.0, 0.0], [0.5, 0.25, 0.0, 0.0], [0.0; 4]),
+        );
+    let out = run_fragment(&func, &mut Resources::new(), &grid, &Limits::default())
+        .unwrap_or_else(|e| panic!("runs: {e}"));
+    let p = out.pixel(0, 1, 0).unwrap_or_default();
+    assert_eq!(p[0].to_bits(), 0xDEAD_BEEF);
+    // At x = 1.5: 1 + 0.5 * 1.5 and 2 + 0.25 * 1.5.
+    assert_eq!([p[1], p[2]], [1.75, 2.375]);
+}
+
 #[test]
 fn empty_structures_are_type_errors_not_panics() {
     // GLSL.std.450 members (Length = 66, Modf = 35, Frexp = 51) and extended arithmetic given

@@ -4,8 +4,10 @@
 //! Inputs and system values are read once, at the top of the entry block, for every
 //! component some instruction reads; outputs are written from the OUT registers' values at
 //! every exit (`END`, `RET` in the main program), so an OUT register behaves like a TEMP
-//! until the shader ends, as in TGSI.
+//! until the shader ends, as in TGSI. Geometry shaders differ (see `geometry`): their inputs
+//! are per vertex and their outputs are written at each `EMIT` instead of at the exits.
 
+use super::geometry::{geometry_modes, is_per_vertex, vertex_slot};
 use super::Lifter;
 use crate::tgsi::ast::{
     Decl, InterpMode, Processor, Program, PropertyValue, RegFile, RegRef, Semantic,
@@ -37,6 +39,7 @@ pub fn stage_of(program: &Program) -> Result<Stage> {
         Processor::Fragment => Ok(Stage::Fragment),
         Processor::Vertex => Ok(Stage::Vertex),
         Processor::Compute => Ok(Stage::Compute),
+        Processor::Geometry => Ok(Stage::Geometry(geometry_modes(program)?)),
         p => Err(TgsiError::UnsupportedStage {
             pos,
             stage: p.name(),
@@ -148,7 +151,8 @@ pub enum InputSource {
     Const(Const),
 }
 
-fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
+/// The default location of a varying semantic (see the constants above).
+pub(super) fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
     let base = match semantic {
         Semantic::Generic => GENERIC_LOCATION,
         Semantic::Color => COLOR_LOCATION,
@@ -219,6 +223,9 @@ pub fn input_source(
         (Stage::Compute, Some((Semantic::GridSize, _))) => per_axis(Builtin::NumWorkgroups),
         (Stage::Vertex, Some((Semantic::VertexId, _))) => scalar(Builtin::VertexIndex),
         (Stage::Vertex, Some((Semantic::InstanceId, _))) => scalar(Builtin::InstanceIndex),
+        // Old geometry shaders declare the primitive id as an input (`DCL IN[0], PRIM_ID`).
+        (Stage::Geometry(_), Some((Semantic::PrimId, _))) => scalar(Builtin::PrimitiveId),
+        (Stage::Geometry(_), Some((Semantic::InvocationId, _))) => scalar(Builtin::InvocationId),
         (_, _) if decl.file == RegFile::SystemValue => {
             let name = semantic.map_or("(none)", |(s, _)| s.name());
             return Err(unsupported_decl(
@@ -228,6 +235,12 @@ pub fn input_source(
         }
         (Stage::Compute, _) => {
             return Err(unsupported_decl(decl, "compute shaders have no inputs"));
+        }
+        (Stage::Geometry(_), _) => {
+            return Err(unsupported_decl(
+                decl,
+                "a geometry input without a vertex dimension (declare IN[][n])",
+            ));
         }
         (Stage::Vertex, _) => {
             // Vertex attributes are numbered by register; old shaders give them semantics
@@ -300,12 +313,16 @@ pub fn output_slot(
         (Stage::Fragment, Some((Semantic::Position, _))) => {
             Some((comp == 2).then_some(OutputSlot::FragDepth))
         }
-        (Stage::Vertex, Some((Semantic::Position, _))) => Some(Some(OutputSlot::Position(comp))),
-        (Stage::Vertex, Some((Semantic::PSize, _))) => {
+        (Stage::Vertex | Stage::Geometry(_), Some((Semantic::Position, _))) => {
+            Some(Some(OutputSlot::Position(comp)))
+        }
+        (Stage::Vertex | Stage::Geometry(_), Some((Semantic::PSize, _))) => {
             Some((comp == 0).then_some(OutputSlot::PointSize))
         }
-        (Stage::Vertex, Some((s, i))) => user(location(varying_location(s, i))),
-        (Stage::Vertex | Stage::Fragment, None) => user(location(Some(index))),
+        (Stage::Vertex | Stage::Geometry(_), Some((s, i))) => {
+            user(location(varying_location(s, i)))
+        }
+        (Stage::Vertex | Stage::Fragment | Stage::Geometry(_), None) => user(location(Some(index))),
         _ => None,
     };
     slot.ok_or_else(|| {
@@ -317,8 +334,13 @@ pub fn output_slot(
 /// Checks every input, output and system-value declaration against the stage up front, so
 /// an unsupported one is reported at its declaration.
 pub fn check_declarations(program: &Program, stage: Stage, opts: &LiftOptions) -> Result<()> {
+    let geometry = matches!(stage, Stage::Geometry(_));
     for decl in &program.decls {
-        if decl.dimension.is_some() && matches!(decl.file, RegFile::Input | RegFile::Output) {
+        let per_vertex = geometry && is_per_vertex(decl);
+        if decl.dimension.is_some()
+            && !per_vertex
+            && matches!(decl.file, RegFile::Input | RegFile::Output)
+        {
             return Err(unsupported_decl(
                 decl,
                 format!("two-dimensional {} registers", decl.file.name()),
@@ -329,6 +351,9 @@ pub fn check_declarations(program: &Program, stage: Stage, opts: &LiftOptions) -
         let index = decl.range.first;
         for comp in 0..4 {
             match decl.file {
+                RegFile::Input if per_vertex => {
+                    vertex_slot(opts, decl, index, comp)?;
+                }
                 RegFile::Input | RegFile::SystemValue => {
                     input_source(stage, opts, decl, index, comp)?;
                 }
@@ -374,6 +399,9 @@ impl Lifter<'_, '_> {
                 if !matches!(file, RegFile::Input | RegFile::SystemValue) {
                     continue;
                 }
+                if src.reg.dimension.is_some() {
+                    continue; // per-vertex geometry inputs: `materialize_vertex_inputs`
+                }
                 let comps = src.swizzle.iter().fold(0u8, |m, &c| m | 1 << c);
                 if src.reg.index.indirect.is_some() {
                     let key = (file, src.reg.array_id.filter(|&id| id != 0));
@@ -401,6 +429,9 @@ impl Lifter<'_, '_> {
                 continue; // reported at the reading instruction
             };
             let decl = &prog.decls[d];
+            if is_per_vertex(decl) {
+                continue; // read without its vertex: reported at the reading instruction
+            }
             let v = match input_source(self.stage, self.opts, decl, index, comp)? {
                 InputSource::Slot(slot) => {
                     self.b.effect(EffectOp::Input(slot), &[], &[Type::F32])[0]
@@ -451,8 +482,17 @@ impl Lifter<'_, '_> {
         }
     }
 
-    /// Writes every tracked OUT component to its slot (at an exit of the shader).
+    /// Writes every tracked OUT component to its slot at an exit of the shader; a geometry
+    /// shader's outputs are written at its `EMIT`s instead.
     pub(super) fn write_outputs(&mut self) -> Result<()> {
+        if matches!(self.stage, Stage::Geometry(_)) {
+            return Ok(());
+        }
+        self.store_outputs()
+    }
+
+    /// Writes every tracked OUT component to its slot.
+    pub(super) fn store_outputs(&mut self) -> Result<()> {
         let ids: Vec<_> = self.regs.outputs().collect();
         for id in ids {
             let (_, index, comp) = self.regs.key(id);

@@ -13,9 +13,12 @@
 //! An `if` yields `writes ∩ after`; a loop carries `writes ∩ head` and produces
 //! `writes ∩ after`. Uses are over-approximated (every swizzled component of every source;
 //! every element an indirect access may reach), which only ever threads a value too many.
+//!
+//! The outputs are read at the shader's exits, except in a geometry shader, which reads them
+//! at each `EMIT` instead.
 
 use super::regs::{is_tracked, RegId, RegSet, RegTable};
-use crate::tgsi::ast::{Program, RegFile, RegRef};
+use crate::tgsi::ast::{Processor, Program, RegFile, RegRef};
 use crate::tgsi::decls::Decls;
 use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::limits::MAX_LIVENESS_BITS;
@@ -56,6 +59,8 @@ struct Analysis<'a> {
     regs: &'a RegTable,
     effects: Vec<Option<Effects>>,
     outputs: RegSet,
+    /// Live at an exit (`END`, `RET`): the outputs, or nothing for a geometry shader.
+    exit: RegSet,
     live: Liveness,
 }
 
@@ -72,6 +77,11 @@ pub fn analyze(program: &Program, decls: &Decls, regs: &RegTable, tree: &Tree) -
     for id in regs.outputs() {
         outputs.insert(id);
     }
+    let exit = if program.processor == Processor::Geometry {
+        RegSet::new(n)
+    } else {
+        outputs.clone()
+    };
     let mut a = Analysis {
         arrays: Default::default(),
         program,
@@ -79,6 +89,7 @@ pub fn analyze(program: &Program, decls: &Decls, regs: &RegTable, tree: &Tree) -
         regs,
         effects: (0..program.insts.len()).map(|_| None).collect(),
         outputs,
+        exit,
         live: Liveness {
             after: vec![RegSet::new(n); tree.nodes],
             head: vec![RegSet::new(n); tree.nodes],
@@ -86,7 +97,7 @@ pub fn analyze(program: &Program, decls: &Decls, regs: &RegTable, tree: &Tree) -
         },
     };
     a.writes_of(&tree.body)?;
-    let end = a.outputs.clone();
+    let end = a.exit.clone();
     let empty = RegSet::new(n);
     a.block(&tree.body, end, &empty, &empty)?;
     Ok(a.live)
@@ -155,6 +166,9 @@ impl Analysis<'_> {
         for src in &inst.srcs {
             let comps = src.swizzle.iter().fold(0u8, |m, &c| m | 1 << c);
             self.reg_uses(&src.reg, comps, &mut e.uses)?;
+        }
+        if inst.opcode == Opcode::EMIT {
+            e.uses.union_with(&self.outputs);
         }
         for off in &inst.tex_offsets {
             let comps = off.swizzle.iter().fold(0u8, |m, &c| m | 1 << c);
@@ -239,7 +253,7 @@ impl Analysis<'_> {
                 }
                 Stmt::Break(_) => brk.clone(),
                 Stmt::Continue(_) => cont.clone(),
-                Stmt::Return(_) => self.outputs.clone(),
+                Stmt::Return(_) => self.exit.clone(),
                 Stmt::If {
                     node,
                     inst,

@@ -14,6 +14,7 @@
 //! An instruction reads all its sources before it writes its destination (as softpipe does),
 //! so `ADD TEMP[0], TEMP[0].yxzw, ...` sees the old value in every channel.
 
+mod geometry;
 mod interface;
 mod liveness;
 mod operand;
@@ -59,6 +60,7 @@ pub fn lift_program(program: &Program, opts: &LiftOptions) -> Result<Function> {
             b: Builder::new(&mut func),
             stage,
             inputs: HashMap::new(),
+            vertex_inputs: HashMap::new(),
             state: vec![None; regs.len()],
             loops: Vec::new(),
             terminated: false,
@@ -66,6 +68,7 @@ pub fn lift_program(program: &Program, opts: &LiftOptions) -> Result<Function> {
             cur: 0,
         };
         l.materialize_inputs()?;
+        l.materialize_vertex_inputs()?;
         l.block(&tree.body)?;
         if !l.terminated {
             l.write_outputs()?;
@@ -95,6 +98,9 @@ pub(super) struct Lifter<'a, 'f> {
     stage: Stage,
     /// Input and system-value components, read at the top of the shader.
     inputs: HashMap<(RegFile, u32, u8), Value>,
+    /// Geometry inputs at a constant vertex, read at the top of the shader: (vertex, IN
+    /// register, component).
+    vertex_inputs: HashMap<(u32, u32, u8), Value>,
     /// The current value of every tracked component (`None`: never written, reads as zero).
     state: Vec<Option<Value>>,
     loops: Vec<LoopFrame>,

@@ -143,6 +143,9 @@ impl Lifter<'_, '_> {
 
     /// Reads component `comp` of `reg` (no modifiers); `ty` is the type wanted, if any.
     pub(super) fn read(&mut self, reg: &RegRef, comp: u8, ty: Option<Type>) -> Result<Value> {
+        if self.is_vertex_read(reg) {
+            return self.read_vertex_input(reg, comp);
+        }
         if reg.dimension.is_some() && reg.file != RegFile::Const {
             return Err(TgsiError::invalid(
                 reg.pos,

@@ -4,6 +4,7 @@
 
 mod control_flow;
 mod float_ops;
+mod geometry;
 mod harness;
 mod int_ops;
 mod legacy_ops;

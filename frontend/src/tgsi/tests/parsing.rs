@@ -52,7 +52,7 @@ fn headers_with_and_without_versions() {
     );
     // Tessellation parses, and is refused with a clear error by the lifter.
     let e = lift_err("TESS_CTRL\nEND\n");
-    assert_eq!(e.to_string(), "1:1: TESS_CTRL shaders are not supported: the graph IR has compute, fragment and vertex stages");
+    assert_eq!(e.to_string(), "1:1: TESS_CTRL shaders are not supported: the graph IR has compute, fragment, vertex and geometry stages");
 }
 
 #[test]

@@ -244,11 +244,13 @@ END
 
 #[test]
 fn unsupported_stages_and_semantics_name_themselves() {
-    let geom =
-        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL IN[][0], POSITION, CONSTANT\nEMIT\nEND\n";
+    let tess = "TESS_EVAL\nEND\n";
     assert!(matches!(
-        lift(geom, &LiftOptions::default()),
-        Err(TgsiError::UnsupportedStage { stage: "GEOM", .. })
+        lift(tess, &LiftOptions::default()),
+        Err(TgsiError::UnsupportedStage {
+            stage: "TESS_EVAL",
+            ..
+        })
     ));
     let e = lift("FRAG\nDCL IN[0], PRIM_ID\nEND\n", &LiftOptions::default()).unwrap_err();
     assert_eq!(

@@ -30,6 +30,9 @@ enum Mnemonic {
     Builtin,
     Input,
     Output,
+    VertexInput,
+    EmitVertex,
+    EndPrimitive,
     Derivative(Axis, DerivPrecision),
     Sample,
     Fetch,
@@ -146,6 +149,9 @@ impl<'a> Parser<'a, '_> {
             "builtin" => Mnemonic::Builtin,
             "input" => Mnemonic::Input,
             "output" => Mnemonic::Output,
+            "vertex_input" => Mnemonic::VertexInput,
+            "emit_vertex" => Mnemonic::EmitVertex,
+            "end_primitive" => Mnemonic::EndPrimitive,
             "ddx" => Mnemonic::Derivative(Axis::X, DerivPrecision::Default),
             "ddy" => Mnemonic::Derivative(Axis::Y, DerivPrecision::Default),
             "sample" => Mnemonic::Sample,
@@ -233,18 +239,12 @@ impl<'a> Parser<'a, '_> {
                 };
                 EffectOp::Input(slot)
             }
-            Mnemonic::Output => {
-                let (w, wpos) = self.word("an output slot")?;
-                let slot = match syntax::parse_location(w) {
-                    Some((location, component)) => OutputSlot::Location {
-                        location,
-                        component,
-                    },
-                    None => syntax::parse_named_output(w)
-                        .ok_or_else(|| unknown(wpos, "output slot", w))?,
-                };
-                EffectOp::Output(slot)
-            }
+            Mnemonic::Output => EffectOp::Output(self.output_slot("an output slot")?),
+            Mnemonic::VertexInput => EffectOp::VertexInput(
+                self.output_slot("a vertex slot (`LOC.C`, `position.C`, ...)")?,
+            ),
+            Mnemonic::EmitVertex => EffectOp::EmitVertex(self.stream()?),
+            Mnemonic::EndPrimitive => EffectOp::EndPrimitive(self.stream()?),
             Mnemonic::Derivative(axis, p) => EffectOp::Derivative(axis, p),
             Mnemonic::Sample => EffectOp::Sample(self.sample()?),
             Mnemonic::Fetch => {
@@ -270,6 +270,29 @@ impl<'a> Parser<'a, '_> {
             Mnemonic::TexLevels => EffectOp::TexLevels(self.tex_binding("tex")?),
         };
         Ok((Op::Effect(effect), self.operands()?))
+    }
+
+    /// `LOC.C` or a named slot (`position.x`, `point_size`, `frag_depth`).
+    fn output_slot(&mut self, expected: &'static str) -> Result<OutputSlot, ParseError> {
+        let (w, wpos) = self.word(expected)?;
+        match syntax::parse_location(w) {
+            Some((location, component)) => Ok(OutputSlot::Location {
+                location,
+                component,
+            }),
+            None => syntax::parse_named_output(w).ok_or_else(|| unknown(wpos, "output slot", w)),
+        }
+    }
+
+    /// A vertex stream number (its range is the verifier's concern).
+    fn stream(&mut self) -> Result<u8, ParseError> {
+        let (w, wpos) = self.word("a vertex stream number")?;
+        w.parse().map_err(|_| {
+            wpos.error(ParseErrorKind::BadNumber {
+                text: w.into(),
+                what: "vertex stream (0..=255)",
+            })
+        })
     }
 
     /// `SPACE [vOFF]` or `SPACE [vOFF + K]`.
@@ -366,7 +389,7 @@ impl<'a> Parser<'a, '_> {
     }
 }
 
-fn unknown(pos: Pos, what: &'static str, word: &str) -> ParseError {
+pub(super) fn unknown(pos: Pos, what: &'static str, word: &str) -> ParseError {
     pos.error(ParseErrorKind::UnknownAttribute {
         what,
         word: word.into(),

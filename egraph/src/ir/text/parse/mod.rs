@@ -17,6 +17,7 @@ use super::syntax;
 use crate::ir::custom::OpRegistry;
 use crate::ir::entities::{Block, Inst, Value};
 use crate::ir::function::{BlockData, Function, Stage, ValueData, ValueDef};
+use crate::ir::geometry::{GeometryModes, InputPrimitive, OutputPrimitive};
 use crate::ir::types::Type;
 use cranelift_entity::EntityRef;
 
@@ -297,11 +298,16 @@ impl<'a> Parser<'a, '_> {
             _ => return Err(self.expected("a function name")),
         };
         self.bump();
-        let (stage_word, stage_pos) = self.word("a stage (`compute`, `fragment`, `vertex`)")?;
-        self.func.stage = syntax::STAGES
+        let (stage_word, stage_pos) =
+            self.word("a stage (`compute`, `fragment`, `vertex`, `geometry`)")?;
+        self.func.stage = match syntax::PLAIN_STAGES
             .into_iter()
             .find(|s| s.name() == stage_word)
-            .ok_or_else(|| stage_pos.error(ParseErrorKind::UnknownStage(stage_word.into())))?;
+        {
+            Some(stage) => stage,
+            None if stage_word == "geometry" => Stage::Geometry(self.geometry_modes()?),
+            None => return Err(stage_pos.error(ParseErrorKind::UnknownStage(stage_word.into()))),
+        };
         while !self.eat_punct('{') {
             self.mode()?;
         }
@@ -321,6 +327,44 @@ impl<'a> Parser<'a, '_> {
             return Err(pos.error(ParseErrorKind::UndefinedValue(v)));
         }
         Ok(())
+    }
+
+    /// `input(PRIM) output(PRIM) max_vertices(N) invocations(N)`, all four in this order.
+    fn geometry_modes(&mut self) -> Result<GeometryModes, ParseError> {
+        let (input, pos) = self.parenthesized_word(syntax::GEOMETRY_INPUT, "`input(PRIMITIVE)`")?;
+        let input = InputPrimitive::from_name(input)
+            .ok_or_else(|| inst::unknown(pos, "input primitive", input))?;
+        let (output, pos) =
+            self.parenthesized_word(syntax::GEOMETRY_OUTPUT, "`output(PRIMITIVE)`")?;
+        let output = OutputPrimitive::from_name(output)
+            .ok_or_else(|| inst::unknown(pos, "output primitive", output))?;
+        self.keyword(syntax::GEOMETRY_MAX_VERTICES, "`max_vertices(N)`")?;
+        self.expect_punct('(', "`(`")?;
+        let max_vertices = self.u32("vertex count")?;
+        self.expect_punct(')', "`)`")?;
+        self.keyword(syntax::GEOMETRY_INVOCATIONS, "`invocations(N)`")?;
+        self.expect_punct('(', "`(`")?;
+        let invocations = self.u32("invocation count")?;
+        self.expect_punct(')', "`)`")?;
+        Ok(GeometryModes {
+            input,
+            output,
+            max_vertices,
+            invocations,
+        })
+    }
+
+    /// `KEYWORD(WORD)`: the word and its position.
+    fn parenthesized_word(
+        &mut self,
+        kw: &'static str,
+        expected: &'static str,
+    ) -> Result<(&'a str, Pos), ParseError> {
+        self.keyword(kw, expected)?;
+        self.expect_punct('(', "`(`")?;
+        let word = self.word("a primitive name")?;
+        self.expect_punct(')', "`)`")?;
+        Ok(word)
     }
 
     /// One execution mode in the header.

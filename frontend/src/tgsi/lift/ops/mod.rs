@@ -45,6 +45,7 @@ impl Lifter<'_, '_> {
             | SAMPLE | SAMPLE_B | SAMPLE_L | SAMPLE_C | SAMPLE_C_LZ | SAMPLE_D | SAMPLE_I
             | SVIEWINFO => self.texture_op(op),
             LOAD | STORE | RESQ => self.memory_op(op),
+            EMIT | ENDPRIM => self.geometry_op(op),
             _ => Err(self.unsupported(why_unsupported(op))),
         }
     }
@@ -141,7 +142,6 @@ fn why_unsupported(op: Opcode) -> &'static str {
         TG4 | GATHER4 => "texture gather (the graph IR has no gather operation)",
         LODQ => "LOD queries (the graph IR has no LOD query)",
         TXQS | SAMPLE_I_MS | SAMPLE_POS | SAMPLE_INFO => "multisampled textures",
-        EMIT | ENDPRIM => "geometry shader output",
         INTERP_OFFSET => "interpolation at an offset",
         BALLOT | READ_INVOC | READ_FIRST | VOTE_ANY | VOTE_ALL | VOTE_EQ => {
             "subgroup operations (the graph IR has none)"

@@ -11,28 +11,38 @@
 //!    is the cheapest of its e-nodes' cost plus the costs of their *distinct* children. Every class
 //!    is finalized once, from a priority queue, after all children of its chosen node; costs
 //!    strictly increase up a chain, so the choice is acyclic.
-//! 2. **Sharing-aware local search**: keep, for the current choice, the number of selected users
-//!    of every class. For every selected class and every alternative e-node, compute the *exact*
-//!    change of the DAG cost if the class switched to it: its own cost difference, plus the
-//!    classes that become needed (their first user appears; a value something else already
-//!    computes is free) minus those that are no longer needed (their last user goes), found by
-//!    incremental reference counting. Take the switch if the cost drops and it closes no cycle.
-//!    Passes repeat until nothing improves, at most [`REFINE_PASSES`] times; every step lowers the
-//!    true DAG cost, so the result is never worse than phase 1.
+//! 2. **Sharing-aware local search** ([`refine`]): keep, for the current choice, the number of
+//!    selected users of every class. For every selected class and every alternative e-node,
+//!    compute the *exact* change of the DAG cost if the class switched to it: its own cost
+//!    difference, plus the classes that become needed (their first user appears; a value
+//!    something else already computes is free) minus those that are no longer needed (their last
+//!    user goes), found by incremental reference counting. Take the switch if the cost drops and
+//!    it closes no cycle. Passes repeat until nothing improves, at most [`REFINE_PASSES`] times;
+//!    every step lowers the true DAG cost, so the result is never worse than phase 1.
+//!
+//! # Cost on large functions
+//! Both phases are linear in the e-graph's size up to two bounded quantities: an evaluation
+//! that would touch more than [`REFINE_BUDGET`] classes is abandoned (and undone from a log, so
+//! the bound holds for the work, not just for the decision), and the cycle check runs against a
+//! topological order of the choices that is kept valid as they switch ([`order`], after Pearce
+//! and Kelly), so it only visits the classes between the switched class and its new children in
+//! that order instead of everything below them.
 //!
 //! [`tree`] is phase 1 alone; [`EggTreeCost`] plugs the same costs into `egg`'s own tree
 //! [`Extractor`](egg::Extractor), the baseline the tests compare against.
 //!
 //! Classes are renumbered densely for the work (e-class ids are sparse after merging).
 
+mod order;
+mod refine;
+
+pub use refine::{dag, REFINE_BUDGET, REFINE_PASSES};
+
 use super::analysis::{EGraph, Facts};
 use super::language::Node;
 use egg::{CostFunction, Id, Language};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-
-/// Local-search passes; two or three usually reach a fixed point.
-pub const REFINE_PASSES: usize = 4;
 
 /// Costs compare with this slack so float noise does not flip choices.
 const EPS: f64 = 1e-9;
@@ -65,12 +75,21 @@ impl Ord for Cost {
     }
 }
 
-/// The e-graph in dense form: classes numbered `0..n`, per node its cost and distinct children.
+/// The e-graph in dense form: classes numbered `0..n`; per e-node its cost and distinct
+/// children; per class the e-nodes (class, node index) that have it as a child. Everything is
+/// in flat arrays indexed through offsets (few allocations, good locality on large e-graphs).
 struct Table {
     ids: Vec<Id>,
     index: Vec<u32>,
-    own: Vec<Vec<f64>>,
-    kids: Vec<Vec<Vec<u32>>>,
+    /// Class `c`'s e-nodes are `node_start[c]..node_start[c + 1]` in the per-node arrays.
+    node_start: Vec<u32>,
+    own: Vec<f64>,
+    /// E-node `m`'s children are `kid_start[m]..kid_start[m + 1]` in `kid_list`.
+    kid_start: Vec<u32>,
+    kid_list: Vec<u32>,
+    /// Class `c`'s users are `parent_start[c]..parent_start[c + 1]` in `parent_list`.
+    parent_start: Vec<u32>,
+    parent_list: Vec<(u32, u32)>,
 }
 
 impl Table {
@@ -85,34 +104,87 @@ impl Table {
             }
             index[slot] = i as u32;
         }
-        let mut own = Vec::with_capacity(ids.len());
-        let mut kids = Vec::with_capacity(ids.len());
+        let mut node_start = Vec::with_capacity(ids.len() + 1);
+        let mut own = Vec::new();
+        let mut kid_start = vec![0u32];
+        let mut kid_list = Vec::new();
+        let mut users = vec![0u32; ids.len() + 1];
         for &id in &ids {
             let class = &egraph[id];
-            own.push(class.nodes.iter().map(|n| cost(n, &class.data)).collect());
-            kids.push(
-                class
-                    .nodes
-                    .iter()
-                    .map(|n| {
-                        let mut v: Vec<u32> = n
-                            .children()
-                            .iter()
-                            .map(|&c| index[usize::from(egraph.find(c))])
-                            .collect();
-                        v.sort_unstable();
-                        v.dedup();
-                        v
-                    })
-                    .collect(),
-            );
+            node_start.push(own.len() as u32);
+            for n in &class.nodes {
+                own.push(cost(n, &class.data));
+                let first = kid_list.len();
+                kid_list.extend(
+                    n.children()
+                        .iter()
+                        .map(|&c| index[usize::from(egraph.find(c))]),
+                );
+                let kids = &mut kid_list[first..];
+                kids.sort_unstable();
+                let distinct = dedup_sorted(kids);
+                kid_list.truncate(first + distinct);
+                for &k in &kid_list[first..] {
+                    if k != NONE {
+                        users[k as usize] += 1;
+                    }
+                }
+                kid_start.push(kid_list.len() as u32);
+            }
+        }
+        node_start.push(own.len() as u32);
+        // Counting sort of the (child, user) pairs by child.
+        let mut parent_start = Vec::with_capacity(ids.len() + 1);
+        let mut sum = 0u32;
+        for &u in &users {
+            parent_start.push(sum);
+            sum += u;
+        }
+        let mut fill = parent_start.clone();
+        let mut parent_list = vec![(0u32, 0u32); sum as usize];
+        for c in 0..ids.len() {
+            let nodes = node_start[c] as usize..node_start[c + 1] as usize;
+            for (i, m) in nodes.enumerate() {
+                for &k in &kid_list[kid_start[m] as usize..kid_start[m + 1] as usize] {
+                    if k != NONE {
+                        let slot = &mut fill[k as usize];
+                        parent_list[*slot as usize] = (c as u32, i as u32);
+                        *slot += 1;
+                    }
+                }
+            }
         }
         Table {
             ids,
             index,
+            node_start,
             own,
-            kids,
+            kid_start,
+            kid_list,
+            parent_start,
+            parent_list,
         }
+    }
+
+    /// The number of e-nodes of class `c`.
+    fn node_count(&self, c: usize) -> usize {
+        (self.node_start[c + 1] - self.node_start[c]) as usize
+    }
+
+    /// The cost of e-node `i` of class `c`.
+    fn own(&self, c: usize, i: usize) -> f64 {
+        self.own[self.node_start[c] as usize + i]
+    }
+
+    /// The distinct children of e-node `i` of class `c`.
+    fn kids(&self, c: usize, i: usize) -> &[u32] {
+        let m = self.node_start[c] as usize + i;
+        &self.kid_list[self.kid_start[m] as usize..self.kid_start[m + 1] as usize]
+    }
+
+    /// The e-nodes (class, node index) that have class `c` as a child.
+    fn parents(&self, c: usize) -> &[(u32, u32)] {
+        &self.parent_list[self.parent_start[c] as usize..self.parent_start[c + 1] as usize]
     }
 
     fn dense(&self, egraph: &EGraph, id: Id) -> u32 {
@@ -123,22 +195,26 @@ impl Table {
     }
 }
 
-/// Phase 1: bottom-up costs. Returns the chosen node index (or `NONE`) and total per class.
-fn bottom_up(t: &Table) -> (Vec<u32>, Vec<f64>) {
+/// The result of phase 1.
+struct BottomUp {
+    /// The chosen node index per class (`NONE` for a class no acyclic term reaches).
+    choice: Vec<u32>,
+    /// The classes in the order they were finalized: each after its chosen node's children, so
+    /// a topological order of the choices.
+    finalized: Vec<u32>,
+}
+
+/// Phase 1: bottom-up costs.
+fn bottom_up(t: &Table) -> BottomUp {
     let n = t.ids.len();
-    let mut parents: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
     let mut missing: Vec<Vec<u32>> = Vec::with_capacity(n);
     let mut heap: BinaryHeap<Reverse<(Cost, u32, u32)>> = BinaryHeap::new();
     for c in 0..n {
-        let mut m = Vec::with_capacity(t.kids[c].len());
-        for (i, kids) in t.kids[c].iter().enumerate() {
+        let mut m = Vec::with_capacity(t.node_count(c));
+        for i in 0..t.node_count(c) {
+            let kids = t.kids(c, i);
             if kids.is_empty() {
-                heap.push(Reverse((Cost(t.own[c][i]), c as u32, i as u32)));
-            }
-            for &k in kids {
-                if k != NONE {
-                    parents[k as usize].push((c as u32, i as u32));
-                }
+                heap.push(Reverse((Cost(t.own(c, i)), c as u32, i as u32)));
             }
             m.push(kids.len() as u32);
         }
@@ -146,6 +222,7 @@ fn bottom_up(t: &Table) -> (Vec<u32>, Vec<f64>) {
     }
     let mut choice = vec![NONE; n];
     let mut total = vec![f64::INFINITY; n];
+    let mut finalized = Vec::with_capacity(n);
     while let Some(Reverse((Cost(cost), c, i))) = heap.pop() {
         let c = c as usize;
         if choice[c] != NONE {
@@ -153,7 +230,8 @@ fn bottom_up(t: &Table) -> (Vec<u32>, Vec<f64>) {
         }
         choice[c] = i;
         total[c] = cost;
-        for &(p, j) in &parents[c] {
+        finalized.push(c as u32);
+        for &(p, j) in t.parents(c) {
             let (p, j) = (p as usize, j as usize);
             if choice[p] != NONE {
                 continue;
@@ -161,12 +239,12 @@ fn bottom_up(t: &Table) -> (Vec<u32>, Vec<f64>) {
             missing[p][j] -= 1;
             if missing[p][j] == 0 {
                 let sum =
-                    t.own[p][j] + t.kids[p][j].iter().map(|&k| total[k as usize]).sum::<f64>();
+                    t.own(p, j) + t.kids(p, j).iter().map(|&k| total[k as usize]).sum::<f64>();
                 heap.push(Reverse((Cost(sum), p as u32, j as u32)));
             }
         }
     }
-    (choice, total)
+    BottomUp { choice, finalized }
 }
 
 /// The classes reachable from `roots` through `choice`, children before parents, with the
@@ -192,7 +270,7 @@ fn selected(t: &Table, roots: &[u32], choice: &[u32]) -> Option<(Vec<u32>, Vec<u
             if pick == NONE {
                 return None;
             }
-            let kids = &t.kids[c][pick as usize];
+            let kids = t.kids(c, pick as usize);
             if next == 0 {
                 for &k in kids {
                     refs[k as usize] += 1;
@@ -221,7 +299,7 @@ fn selected(t: &Table, roots: &[u32], choice: &[u32]) -> Option<(Vec<u32>, Vec<u
 fn dag_cost(t: &Table, order: &[u32], choice: &[u32]) -> f64 {
     order
         .iter()
-        .map(|&c| t.own[c as usize][choice[c as usize] as usize])
+        .map(|&c| t.own(c as usize, choice[c as usize] as usize))
         .sum()
 }
 
@@ -236,12 +314,24 @@ fn finish(egraph: &EGraph, t: &Table, roots: &[u32], choice: &[u32]) -> Extracti
     for &c in &order {
         let (c, i) = (c as usize, choice[c as usize] as usize);
         let id = t.ids[c];
-        if t.own[c][i].is_infinite() {
+        if t.own(c, i).is_infinite() {
             ex.unavailable.push(id);
         }
         ex.choice.insert(id, egraph[id].nodes[i].clone());
     }
     ex
+}
+
+/// Removes adjacent duplicates in place; returns the length of the distinct prefix.
+fn dedup_sorted(v: &mut [u32]) -> usize {
+    let mut len = 0;
+    for i in 0..v.len() {
+        if len == 0 || v[len - 1] != v[i] {
+            v[len] = v[i];
+            len += 1;
+        }
+    }
+    len
 }
 
 fn dense_roots(egraph: &EGraph, t: &Table, roots: &[Id]) -> Vec<u32> {
@@ -255,145 +345,8 @@ fn dense_roots(egraph: &EGraph, t: &Table, roots: &[Id]) -> Vec<u32> {
 /// Phase 1 only: the cheapest tree (with sharing among the operands of one e-node).
 pub fn tree(egraph: &EGraph, roots: &[Id], cost: impl Fn(&Node, &Facts) -> f64) -> Extraction {
     let t = Table::new(egraph, &cost);
-    let (choice, _) = bottom_up(&t);
-    finish(egraph, &t, &dense_roots(egraph, &t, roots), &choice)
-}
-
-/// Selected-DAG bookkeeping for the refinement: how many selected users each class has, and
-/// exact cost changes as choices switch.
-struct Selection<'t> {
-    t: &'t Table,
-    choice: Vec<u32>,
-    refs: Vec<u32>,
-    /// Classes touched by the current evaluation (bounded by [`REFINE_BUDGET`]).
-    touched: usize,
-}
-
-impl Selection<'_> {
-    /// Adds one use of `c` (selecting its subtree if it was unselected); returns the cost added.
-    fn inc(&mut self, c: u32) -> f64 {
-        let mut added = 0.0;
-        let mut stack = vec![c];
-        while let Some(c) = stack.pop() {
-            let c = c as usize;
-            self.refs[c] += 1;
-            if self.refs[c] == 1 {
-                self.touched += 1;
-                let pick = self.choice[c] as usize;
-                added += self.t.own[c][pick];
-                stack.extend(self.t.kids[c][pick].iter().copied());
-            }
-        }
-        added
-    }
-
-    /// Removes one use of `c` (deselecting its subtree if that was the last); returns the cost
-    /// removed.
-    fn dec(&mut self, c: u32) -> f64 {
-        let mut removed = 0.0;
-        let mut stack = vec![c];
-        while let Some(c) = stack.pop() {
-            let c = c as usize;
-            self.refs[c] -= 1;
-            if self.refs[c] == 0 {
-                self.touched += 1;
-                let pick = self.choice[c] as usize;
-                removed += self.t.own[c][pick];
-                stack.extend(self.t.kids[c][pick].iter().copied());
-            }
-        }
-        removed
-    }
-
-    /// Switches selected class `x` to e-node `to`; returns the exact change of the DAG cost.
-    fn switch(&mut self, x: usize, to: usize) -> f64 {
-        let from = self.choice[x] as usize;
-        let mut delta = self.t.own[x][to] - self.t.own[x][from];
-        for &k in &self.t.kids[x][to] {
-            delta += self.inc(k);
-        }
-        for &k in &self.t.kids[x][from] {
-            delta -= self.dec(k);
-        }
-        self.choice[x] = to as u32;
-        delta
-    }
-
-    /// True if `target` is reachable from `start` through the current choices (a switch of
-    /// `target` to an e-node with these children would close a cycle).
-    fn reaches(&self, start: &[u32], target: u32) -> bool {
-        let mut seen = vec![false; self.t.ids.len()];
-        let mut stack: Vec<u32> = start.to_vec();
-        while let Some(c) = stack.pop() {
-            if c == target {
-                return true;
-            }
-            if std::mem::replace(&mut seen[c as usize], true) {
-                continue;
-            }
-            let pick = self.choice[c as usize];
-            if pick != NONE {
-                stack.extend(self.t.kids[c as usize][pick as usize].iter().copied());
-            }
-        }
-        false
-    }
-}
-
-/// An evaluation that touches more classes than this is abandoned: it bounds the refinement's
-/// cost per candidate on very large functions (the candidate is then simply not taken).
-pub const REFINE_BUDGET: usize = 4096;
-
-/// The DAG extractor (both phases; see the module docs).
-pub fn dag(egraph: &EGraph, roots: &[Id], cost: impl Fn(&Node, &Facts) -> f64) -> Extraction {
-    let t = Table::new(egraph, &cost);
-    let roots = dense_roots(egraph, &t, roots);
-    let (choice, _) = bottom_up(&t);
-    let Some((_, refs)) = selected(&t, &roots, &choice) else {
-        return finish(egraph, &t, &roots, &choice);
-    };
-    let mut sel = Selection {
-        t: &t,
-        choice,
-        refs,
-        touched: 0,
-    };
-    for _ in 0..REFINE_PASSES {
-        let Some((order, _)) = selected(&t, &roots, &sel.choice) else {
-            break;
-        };
-        let mut improved = false;
-        for &x in order.iter().rev() {
-            let x = x as usize;
-            if t.own[x].len() < 2 || sel.refs[x] == 0 {
-                continue;
-            }
-            for to in 0..t.own[x].len() {
-                let from = sel.choice[x] as usize;
-                if to == from || !t.own[x][to].is_finite() {
-                    continue;
-                }
-                sel.touched = 0;
-                let delta = sel.switch(x, to);
-                let undo = |sel: &mut Selection<'_>| {
-                    sel.switch(x, from);
-                };
-                if sel.touched > REFINE_BUDGET || delta.is_nan() || delta >= -EPS {
-                    undo(&mut sel);
-                    continue;
-                }
-                if sel.reaches(&t.kids[x][to], x as u32) {
-                    undo(&mut sel);
-                    continue;
-                }
-                improved = true;
-            }
-        }
-        if !improved {
-            break;
-        }
-    }
-    finish(egraph, &t, &roots, &sel.choice)
+    let phase1 = bottom_up(&t);
+    finish(egraph, &t, &dense_roots(egraph, &t, roots), &phase1.choice)
 }
 
 /// `egg`'s tree-cost [`Extractor`](egg::Extractor) with the same e-node costs: the baseline.

@@ -1,0 +1,395 @@
+//! Incremental rule search: after a rule's first complete search, it is searched again only
+//! where the e-graph changed close enough to create a new match.
+//!
+//! `egg`'s runner searches every rule over the whole e-graph in every iteration. The late
+//! iterations of a run apply a handful of rewrites but still pay a full search each, and a
+//! larger function tends to need one or two more of them (its longest rewrite chain is longer),
+//! so optimization time grew faster than the function. This scheduler applies semi-naive
+//! evaluation (Datalog's: each round only joins against what the previous round derived) to
+//! e-matching:
+//!
+//! - Before each iteration's search every e-class gets a fingerprint, a hash of its canonical
+//!   e-nodes and its analysis facts. A class whose fingerprint differs from the previous
+//!   iteration's, or that is new, *changed*: it gained e-nodes (a rule, a merge), lost some
+//!   (constant folding prunes folded classes), an e-node's operand was renamed by a merge, or
+//!   its facts changed.
+//! - A match of a rule at class `c` reads the e-nodes and facts of classes at most
+//!   [`Rule::search_depth`] levels below `c` (guards read only the classes the pattern binds).
+//!   It can be new only if one of those changed, so the classes to search are the changed ones
+//!   and their ancestors up to that many levels up, found through the e-graph's parent lists.
+//! - A rule searches incrementally only if it searched completely in the previous iteration;
+//!   otherwise (its first search, or its first after a ban) it searches everything.
+//!
+//! Matches an incremental search skips were found and applied before, and applying them again
+//! would change nothing, so with no rule banned a run reaches the e-graph a full search would.
+//! Work per iteration after the first is proportional to what changed, not to the e-graph. A
+//! fingerprint collision (a change whose 64-bit hash equals the old one) could only hide a match,
+//! which costs an optimization, never correctness: rules only add equalities that hold.
+//!
+//! Rule backoff follows `egg`'s `BackoffScheduler`: a rule that finds more than its match limit
+//! of matches in one search is banned for a number of iterations, and limit and ban length
+//! double each time; mandatory rules are never banned. Only new matches count, so a rule with
+//! many old matches on a large function is not throttled for them.
+
+use super::analysis::{EGraph, FactAnalysis};
+use super::language::{Kind, Node};
+use super::rules::Rule;
+use egg::{
+    Id, Language, PatternAst, Rewrite, RewriteScheduler, RunnerLimits, RunnerResult, SearchMatches,
+    Symbol,
+};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// Not within any rule's reach of a change.
+const FAR: u8 = u8::MAX;
+
+/// What the scheduler keeps per rule.
+#[derive(Clone, Copy, Debug)]
+struct RuleState {
+    /// How far below its root a match reads.
+    depth: usize,
+    /// Never banned (and never limited).
+    mandatory: bool,
+    times_banned: u32,
+    banned_until: usize,
+    /// The iteration of the rule's last complete search.
+    searched_at: Option<usize>,
+}
+
+/// How much searching a run did (for tests and the benchmark).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Searches over the whole e-graph.
+    pub full: usize,
+    /// Searches restricted to changed neighbourhoods.
+    pub incremental: usize,
+    /// E-classes visited by incremental searches.
+    pub classes_visited: usize,
+}
+
+/// A backoff scheduler that searches incrementally (see the module docs).
+pub struct IncrementalScheduler {
+    rules: HashMap<Symbol, RuleState>,
+    match_limit: usize,
+    ban_length: usize,
+    /// The deepest reach of any rule: how far up changes are propagated.
+    max_depth: usize,
+    /// Fingerprint per class id as of the last snapshot (0: none).
+    prints: Vec<u64>,
+    /// Per class id: distance above the nearest change (`FAR` if beyond every rule's reach).
+    dist: Vec<u8>,
+    /// The classes within reach of a change, by id.
+    near: Vec<Id>,
+    /// The same classes grouped by the operations they hold (a pattern only matches classes
+    /// holding its root operation).
+    near_by_op: HashMap<Kind, Vec<Id>>,
+    /// Whether a snapshot was taken before (the first iteration searches everything).
+    primed: bool,
+    /// Search every rule over the whole e-graph in every iteration (egg's behaviour).
+    always_full: bool,
+    /// Shared with the caller: the runner owns the scheduler during the run.
+    stats: Rc<Cell<SearchStats>>,
+}
+
+impl IncrementalScheduler {
+    /// A scheduler for `rules`: a rule may find `match_limit` matches in one search before it
+    /// is banned for `ban_length` iterations (both doubling with each ban).
+    pub fn new(rules: &[Rule], match_limit: usize, ban_length: usize) -> IncrementalScheduler {
+        let states: HashMap<Symbol, RuleState> = rules
+            .iter()
+            .map(|r| {
+                let state = RuleState {
+                    depth: r.search_depth,
+                    mandatory: r.mandatory,
+                    times_banned: 0,
+                    banned_until: 0,
+                    searched_at: None,
+                };
+                (r.rewrite.name, state)
+            })
+            .collect();
+        let max_depth = rules.iter().map(|r| r.search_depth).max().unwrap_or(0);
+        IncrementalScheduler {
+            rules: states,
+            match_limit,
+            ban_length,
+            // `dist` holds distances in a byte; no real pattern comes near.
+            max_depth: max_depth.min(usize::from(FAR) - 1),
+            prints: Vec::new(),
+            dist: Vec::new(),
+            near: Vec::new(),
+            near_by_op: HashMap::new(),
+            primed: false,
+            always_full: false,
+            stats: Rc::default(),
+        }
+    }
+
+    /// The same scheduler searching every rule over the whole e-graph in every iteration, as
+    /// `egg`'s own schedulers do (for comparisons in tests and benchmarks).
+    pub fn always_full(mut self) -> IncrementalScheduler {
+        self.always_full = true;
+        self
+    }
+
+    /// A handle on the search statistics, readable after the runner has consumed the scheduler.
+    pub fn stats(&self) -> Rc<Cell<SearchStats>> {
+        Rc::clone(&self.stats)
+    }
+
+    fn count(&self, f: impl FnOnce(&mut SearchStats)) {
+        let mut s = self.stats.get();
+        f(&mut s);
+        self.stats.set(s);
+    }
+
+    /// Fingerprints every class, and finds the classes within reach of a change since the
+    /// previous snapshot.
+    fn snapshot(&mut self, egraph: &EGraph) {
+        let n = egraph.nodes().len();
+        for &c in &self.near {
+            if let Some(d) = self.dist.get_mut(usize::from(c)) {
+                *d = FAR;
+            }
+        }
+        self.near.clear();
+        self.near_by_op.clear();
+        self.prints.resize(n, 0);
+        self.dist.resize(n, FAR);
+        let mut frontier: Vec<Id> = Vec::new();
+        for class in egraph.classes() {
+            let print = fingerprint(&class.nodes, &class.data);
+            let slot = &mut self.prints[usize::from(class.id)];
+            if *slot != print {
+                *slot = print;
+                frontier.push(class.id);
+            }
+        }
+        if !std::mem::replace(&mut self.primed, true) {
+            // The first search is complete anyway.
+            return;
+        }
+        for &c in &frontier {
+            self.dist[usize::from(c)] = 0;
+        }
+        self.near.extend_from_slice(&frontier);
+        for level in 1..=self.max_depth {
+            let mut next = Vec::new();
+            for &c in &frontier {
+                for p in egraph[c].parents() {
+                    let p = egraph.find(p);
+                    let d = &mut self.dist[usize::from(p)];
+                    if *d == FAR {
+                        *d = level as u8;
+                        next.push(p);
+                    }
+                }
+            }
+            self.near.extend_from_slice(&next);
+            frontier = next;
+        }
+        self.near.sort_unstable();
+        for &c in &self.near {
+            let mut last = None;
+            // Nodes are sorted, so equal operations are adjacent.
+            for node in &egraph[c].nodes {
+                if last != Some(node.kind) {
+                    last = Some(node.kind);
+                    self.near_by_op.entry(node.kind).or_default().push(c);
+                }
+            }
+        }
+    }
+
+    /// Searches `rw` in the classes within `depth` of a change, in id order.
+    fn search_near<'a>(
+        &mut self,
+        egraph: &EGraph,
+        rw: &'a Rewrite<Node, FactAnalysis>,
+        depth: usize,
+        mut limit: usize,
+    ) -> Vec<SearchMatches<'a, Node>> {
+        let dist = &self.dist;
+        let near = match root_op(rw.searcher.get_pattern_ast()) {
+            Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
+            None => &self.near[..],
+        };
+        let candidates: Vec<Id> = near
+            .iter()
+            .copied()
+            .filter(|&c| usize::from(dist[usize::from(c)]) <= depth)
+            .collect();
+        self.count(|s| {
+            s.incremental += 1;
+            s.classes_visited += candidates.len();
+        });
+        let mut out = Vec::new();
+        for c in candidates {
+            if limit == 0 {
+                break;
+            }
+            if let Some(m) = rw.searcher.search_eclass_with_limit(egraph, c, limit) {
+                limit = limit.saturating_sub(m.substs.len());
+                out.push(m);
+            }
+        }
+        out
+    }
+}
+
+/// The operation at the root of a pattern, if the searcher has one.
+fn root_op(ast: Option<&PatternAst<Node>>) -> Option<Kind> {
+    match ast?.as_ref().last()? {
+        egg::ENodeOrVar::ENode(n) => Some(n.discriminant()),
+        egg::ENodeOrVar::Var(_) => None,
+    }
+}
+
+/// A class's fingerprint: its canonical e-nodes (egg keeps them sorted and deduplicated after a
+/// rebuild) and its facts. Never 0, which marks "no fingerprint yet".
+fn fingerprint(nodes: &[Node], facts: &super::analysis::Facts) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    nodes.hash(&mut h);
+    facts.ty.hash(&mut h);
+    facts.konst.hash(&mut h);
+    facts.uniform.hash(&mut h);
+    h.finish() | 1
+}
+
+impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
+    fn can_stop(&mut self, iteration: usize) -> bool {
+        // As egg's backoff scheduler: the run may only stop once no rule is banned; otherwise
+        // the bans are shortened so that the earliest ends now.
+        let banned = self.rules.values().filter(|s| s.banned_until > iteration);
+        let Some(min_ban) = banned.map(|s| s.banned_until).min() else {
+            return true;
+        };
+        let delta = min_ban - iteration;
+        for s in self.rules.values_mut() {
+            if s.banned_until > iteration {
+                s.banned_until -= delta;
+            }
+        }
+        false
+    }
+
+    fn search_rewrites<'a>(
+        &mut self,
+        iteration: usize,
+        egraph: &EGraph,
+        rewrites: &[&'a Rewrite<Node, FactAnalysis>],
+        limits: &RunnerLimits,
+    ) -> RunnerResult<Vec<Vec<SearchMatches<'a, Node>>>> {
+        self.snapshot(egraph);
+        let mut all = Vec::with_capacity(rewrites.len());
+        for rw in rewrites {
+            all.push(self.search_rewrite(iteration, egraph, rw));
+            limits.check_limits(iteration, egraph)?;
+        }
+        Ok(all)
+    }
+
+    fn search_rewrite<'a>(
+        &mut self,
+        iteration: usize,
+        egraph: &EGraph,
+        rw: &'a Rewrite<Node, FactAnalysis>,
+    ) -> Vec<SearchMatches<'a, Node>> {
+        let max_depth = self.max_depth;
+        let state = *self.rules.entry(rw.name).or_insert(RuleState {
+            // A rule the scheduler was not told about: assume the deepest reach.
+            depth: max_depth,
+            mandatory: false,
+            times_banned: 0,
+            banned_until: 0,
+            searched_at: None,
+        });
+        if iteration < state.banned_until {
+            return Vec::new();
+        }
+        let threshold = if state.mandatory {
+            usize::MAX
+        } else {
+            let factor = 1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX);
+            self.match_limit.saturating_mul(factor)
+        };
+        let incremental = !self.always_full
+            && state.searched_at.is_some()
+            && state.searched_at == iteration.checked_sub(1);
+        let limit = threshold.saturating_add(1);
+        let matches = if incremental {
+            self.search_near(egraph, rw, state.depth.min(max_depth), limit)
+        } else {
+            self.count(|s| s.full += 1);
+            rw.search_with_limit(egraph, limit)
+        };
+        let found: usize = matches.iter().map(|m| m.substs.len()).sum();
+        let Some(state) = self.rules.get_mut(&rw.name) else {
+            return matches;
+        };
+        if found > threshold {
+            let length = self
+                .ban_length
+                .saturating_mul(1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX));
+            state.times_banned = state.times_banned.saturating_add(1);
+            state.banned_until = iteration.saturating_add(length);
+            state.searched_at = None;
+            return Vec::new();
+        }
+        state.searched_at = Some(iteration);
+        matches
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{OpRegistry, PureOp, Type, Value};
+    use crate::opt::language::Kind;
+    use crate::opt::rules::RuleSpec;
+
+    fn leaf(eg: &mut EGraph, n: u32) -> Id {
+        eg.add(Node::leaf(Kind::Leaf {
+            value: Value::from_u32(n),
+            ty: Type::F32,
+        }))
+    }
+
+    #[test]
+    fn changes_reach_exactly_as_far_up_as_the_deepest_pattern() {
+        let reg = OpRegistry::new();
+        let specs = [
+            RuleSpec::new("shallow", "d", "(fneg ?x)", "(fneg ?x)"),
+            RuleSpec::new("deep", "d", "(fabs (fneg ?x))", "(fabs ?x)"),
+        ];
+        let rules = Rule::from_specs(&specs, &reg).expect("builds");
+        let mut sched = IncrementalScheduler::new(&rules, 1000, 3);
+        assert_eq!(sched.max_depth, 2);
+        // x <- fneg <- fabs <- fsat <- fmul(., y): a chain of four parents above x.
+        let mut eg = EGraph::default();
+        let x = leaf(&mut eg, 0);
+        let y = leaf(&mut eg, 1);
+        let n1 = eg.add(Node::new(Kind::pure(PureOp::Fneg), &[x]));
+        let n2 = eg.add(Node::new(Kind::pure(PureOp::Fabs), &[n1]));
+        let n3 = eg.add(Node::new(Kind::pure(PureOp::Fsat), &[n2]));
+        let n4 = eg.add(Node::new(Kind::pure(PureOp::Fmul), &[n3, y]));
+        eg.rebuild();
+        sched.snapshot(&eg);
+        assert!(sched.near.is_empty(), "the first snapshot only records");
+        sched.snapshot(&eg);
+        assert!(sched.near.is_empty(), "nothing changed");
+        // x's class gains an e-node.
+        let z = leaf(&mut eg, 2);
+        eg.union(x, z);
+        eg.rebuild();
+        sched.snapshot(&eg);
+        let dist = |c: Id| sched.dist[usize::from(eg.find(c))];
+        assert_eq!([x, n1, n2, n3, n4, y].map(dist), [0, 1, 2, FAR, FAR, FAR]);
+        let mut near = vec![eg.find(x), n1, n2];
+        near.sort_unstable();
+        assert_eq!(sched.near, near);
+    }
+}
