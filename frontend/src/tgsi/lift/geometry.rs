@@ -21,10 +21,10 @@
 //! - **Streams.** `EMIT IMM[k].x` names the stream by an immediate (Mesa always writes one;
 //!   graw's old shaders leave it out, meaning stream 0).
 
-use super::interface::varying_location;
+use super::interface::{name_value, uint_value, varying_location};
 use super::Lifter;
-use crate::tgsi::ast::{Decl, Index, Program, PropertyValue, RegFile, RegRef, Semantic};
-use crate::tgsi::error::{Pos, Result, TgsiError};
+use crate::tgsi::ast::{Decl, Index, Program, RegFile, RegRef, Semantic};
+use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::opcode::Opcode;
 use crate::tgsi::options::LiftOptions;
 use agxc_egraph::ir::{
@@ -35,26 +35,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// `GS_MAX_OUTPUT_VERTICES` when the shader does not say (Mesa 7.x's `draw_gs.c`).
 pub const DEFAULT_MAX_OUTPUT_VERTICES: u32 = 32;
-
-fn property_name<'p>(value: &'p PropertyValue, pos: Pos, what: &str) -> Result<&'p str> {
-    match value {
-        PropertyValue::Name(n) => Ok(n),
-        PropertyValue::Uint(v) => Err(TgsiError::invalid(
-            pos,
-            format!("{what} takes a primitive name, not {v}"),
-        )),
-    }
-}
-
-fn property_uint(value: &PropertyValue, pos: Pos, what: &str) -> Result<u32> {
-    match value {
-        PropertyValue::Uint(v) => Ok(*v),
-        PropertyValue::Name(n) => Err(TgsiError::invalid(
-            pos,
-            format!("{what} takes a number, not `{n}`"),
-        )),
-    }
-}
 
 /// The geometry modes from a `GEOM` program's properties.
 pub fn geometry_modes(program: &Program) -> Result<GeometryModes> {
@@ -72,7 +52,7 @@ pub fn geometry_modes(program: &Program) -> Result<GeometryModes> {
         };
         match p.name.as_str() {
             "GS_INPUT_PRIMITIVE" => {
-                let name = property_name(&p.value, pos, &p.name)?;
+                let name = name_value(&p.value, pos, &p.name)?;
                 modes.input = match name {
                     "POINTS" => InputPrimitive::Points,
                     "LINES" => InputPrimitive::Lines,
@@ -83,7 +63,7 @@ pub fn geometry_modes(program: &Program) -> Result<GeometryModes> {
                 };
             }
             "GS_OUTPUT_PRIMITIVE" => {
-                let name = property_name(&p.value, pos, &p.name)?;
+                let name = name_value(&p.value, pos, &p.name)?;
                 modes.output = match name {
                     "POINTS" => OutputPrimitive::Points,
                     "LINES" => OutputPrimitive::Lines,
@@ -94,10 +74,10 @@ pub fn geometry_modes(program: &Program) -> Result<GeometryModes> {
                 };
             }
             "GS_MAX_OUTPUT_VERTICES" => {
-                modes.max_vertices = property_uint(&p.value, pos, &p.name)?;
+                modes.max_vertices = uint_value(&p.value, pos, &p.name)?;
             }
             "GS_INVOCATIONS" => {
-                let n = property_uint(&p.value, pos, &p.name)?;
+                let n = uint_value(&p.value, pos, &p.name)?;
                 if n == 0 {
                     return Err(TgsiError::invalid(pos, "GS_INVOCATIONS must not be 0"));
                 }

@@ -47,7 +47,8 @@ pub fn stage_of(program: &Program) -> Result<Stage> {
     }
 }
 
-fn name_value<'p>(value: &'p PropertyValue, pos: Pos, what: &str) -> Result<&'p str> {
+/// A property's value as a name; `what` names the property in the error.
+pub(super) fn name_value<'p>(value: &'p PropertyValue, pos: Pos, what: &str) -> Result<&'p str> {
     match value {
         PropertyValue::Name(n) => Ok(n),
         PropertyValue::Uint(v) => Err(TgsiError::invalid(
@@ -57,7 +58,8 @@ fn name_value<'p>(value: &'p PropertyValue, pos: Pos, what: &str) -> Result<&'p 
     }
 }
 
-fn uint_value(value: &PropertyValue, pos: Pos, what: &str) -> Result<u32> {
+/// A property's value as a number; `what` names the property in the error.
+pub(super) fn uint_value(value: &PropertyValue, pos: Pos, what: &str) -> Result<u32> {
     match value {
         PropertyValue::Uint(v) => Ok(*v),
         PropertyValue::Name(n) => Err(TgsiError::invalid(
