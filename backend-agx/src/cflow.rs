@@ -46,17 +46,6 @@ pub const JMP_EXEC_NONE_THRESHOLD: u32 = 12;
 pub enum Lowered {
     /// A machine instruction.
     Instr(Instr<PReg>),
-    /// `sample_mask 1, 0` (encoded by `emit`).
-    SampleMask,
-    /// `simd_shuffle dst, src, lane` (encoded by `emit`).
-    Shuffle {
-        /// Destination.
-        dst: PReg,
-        /// Source.
-        src: PReg,
-        /// Lane index register (16 bits).
-        lane: PReg,
-    },
     /// A jump target.
     Label(Label),
 }
@@ -65,8 +54,6 @@ impl std::fmt::Display for Lowered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Lowered::Instr(i) => write!(f, "{i}"),
-            Lowered::SampleMask => f.write_str("sample_mask 1, 0"),
-            Lowered::Shuffle { dst, src, lane } => write!(f, "simd_shuffle {dst}, {src}, {lane}"),
             Lowered::Label(l) => write!(f, "{l}:"),
         }
     }
@@ -74,23 +61,16 @@ impl std::fmt::Display for Lowered {
 
 impl Lowered {
     /// Calls `f` for every register read.
-    pub fn for_each_use(&self, mut f: impl FnMut(&PReg)) {
-        match self {
-            Lowered::Instr(i) => i.for_each_use(f),
-            Lowered::Shuffle { src, lane, .. } => {
-                f(src);
-                f(lane);
-            }
-            _ => {}
+    pub fn for_each_use(&self, f: impl FnMut(&PReg)) {
+        if let Lowered::Instr(i) = self {
+            i.for_each_use(f);
         }
     }
 
     /// Calls `f` for every register written.
-    pub fn for_each_def(&self, mut f: impl FnMut(&PReg)) {
-        match self {
-            Lowered::Instr(i) => i.for_each_def(f),
-            Lowered::Shuffle { dst, .. } => f(dst),
-            _ => {}
+    pub fn for_each_def(&self, f: impl FnMut(&PReg)) {
+        if let Lowered::Instr(i) = self {
+            i.for_each_def(f);
         }
     }
 }
@@ -150,8 +130,6 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
     for (i, inst) in insts.iter().enumerate() {
         match *inst {
             MInst::Op(op) => out.push(Lowered::Instr(op)),
-            MInst::SampleMask => out.push(Lowered::SampleMask),
-            MInst::QuadShuffle { dst, src, lane } => out.push(Lowered::Shuffle { dst, src, lane }),
             MInst::If { cmp, invert } => {
                 let (else_label, end_label) = (new_label(), new_label());
                 out.push(stack(StackOp::If, cmp, invert, 1));

@@ -3,24 +3,13 @@
 //! Two passes: instruction lengths and label positions first (every jump is 6 bytes whatever
 //! its offset, so lengths do not depend on the layout), then encoding with each jump's offset
 //! relative to its own address.
-//!
-//! Two instructions the ISA module has no variant for yet are encoded here, from the
-//! simulator's encoding tables (`agxc_runtime_sim::encoding`, which follow Mesa's packer and
-//! the document's diagram) and checked against its golden encodings:
-//! - `sample_mask 1, 0` (`T Tt 11000001`, `Sx ? Tx St ? S`, `Tt`/`St` set for immediates):
-//!   bytes `c1 03 80 00`;
-//! - `simd_shuffle D, A, B` (document, "simd_shuffle": `0 D Dt 1101111`, `00 Bt B 01 At A`,
-//!   `0 ? Dx Ax Bx`), 6 bytes: `D` an `ALUDst`, `A` an `ALUSrc`, `B` a 16-bit `ALUSrc`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::cflow::Lowered;
 use crate::error::BackendError;
-use crate::isa::{encode, Instr, JumpTarget, Label, PReg, RegClass};
-
-/// `sample_mask 1, 0`: drop the active lanes' pixels.
-pub const SAMPLE_MASK_DISCARD: [u8; 4] = [0xc1, 0x03, 0x80, 0x00];
+use crate::isa::{encode, Instr, JumpTarget, Label, PReg};
 
 /// Encoded code with its layout.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -49,53 +38,13 @@ impl Emitted {
         s
     }
 
-    /// The machine instructions (those the ISA module represents).
+    /// The machine instructions (every item but the labels).
     pub fn instrs(&self) -> impl Iterator<Item = &Instr<PReg>> {
         self.items.iter().filter_map(|l| match l {
             Lowered::Instr(i) => Some(i),
             _ => None,
         })
     }
-}
-
-/// `simd_shuffle dst, src, lane` (see the module docs).
-pub fn encode_shuffle(dst: PReg, src: PReg, lane: PReg) -> Result<[u8; 6], BackendError> {
-    let bad = |what: &str| BackendError::Internal {
-        pass: "emit",
-        what: format!("simd_shuffle {dst}, {src}, {lane}: {what}"),
-    };
-    let wide = match (dst.class, src.class) {
-        (RegClass::R32, RegClass::R32) => true,
-        (RegClass::H16, RegClass::H16) => false,
-        _ => return Err(bad("operands must both be 16- or 32-bit registers")),
-    };
-    if lane.class != RegClass::H16 {
-        return Err(bad("the lane operand must be a 16-bit register"));
-    }
-    for r in [dst, src, lane] {
-        if r.halves().end > 256 || (wide && r != lane && r.half % 2 != 0) {
-            return Err(bad("register out of range or misaligned"));
-        }
-    }
-    let (d, a, b) = (
-        u64::from(dst.half),
-        u64::from(src.half),
-        u64::from(lane.half),
-    );
-    let mut bits: u64 = 0b1101111;
-    bits |= u64::from(wide) << 8; // Dt: 32-bit destination, no cache hint
-    bits |= (d & 0x3f) << 9;
-    bits |= (a & 0x3f) << 16;
-    let at: u64 = if wide { 0b1001 } else { 0b0001 }; // register, no hint
-    bits |= at << 22;
-    bits |= 0b01 << 26;
-    bits |= (b & 0x3f) << 28;
-    bits |= 0b0001 << 34; // Bt: 16-bit register, no hint
-    bits |= (b >> 6) << 40;
-    bits |= (a >> 6) << 42;
-    bits |= (d >> 6) << 44;
-    let le = bits.to_le_bytes();
-    Ok([le[0], le[1], le[2], le[3], le[4], le[5]])
 }
 
 /// Lays out and encodes `code`.
@@ -110,8 +59,6 @@ pub fn emit(code: &[Lowered]) -> Result<Emitted, BackendError> {
                 labels.insert(*l, pc as u32);
                 continue;
             }
-            Lowered::SampleMask => SAMPLE_MASK_DISCARD.len(),
-            Lowered::Shuffle { .. } => 6,
             Lowered::Instr(i) => encode(&with_offset(i, 0))
                 .map_err(|error| encode_error(index, i, error))?
                 .len(),
@@ -127,15 +74,6 @@ pub fn emit(code: &[Lowered]) -> Result<Emitted, BackendError> {
     for (index, &(at, item)) in items.iter().enumerate() {
         out.pcs.push(at);
         match item {
-            Lowered::SampleMask => {
-                out.code.extend_from_slice(&SAMPLE_MASK_DISCARD);
-                out.items.push(*item);
-            }
-            Lowered::Shuffle { dst, src, lane } => {
-                out.code
-                    .extend_from_slice(&encode_shuffle(*dst, *src, *lane)?);
-                out.items.push(*item);
-            }
             Lowered::Instr(i) => {
                 let resolved = match i.jump_target() {
                     Some(JumpTarget::Label(l)) => {
@@ -176,28 +114,5 @@ fn encode_error(index: usize, i: &Instr<PReg>, error: crate::isa::EncodeError) -
         index,
         asm: i.to_string(),
         error,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The simulator's golden encoding of `simd_shuffle r0, r1, r2l` (its `tests/golden.rs`,
-    /// fields B = 4, Bt = 1 on top of the 32-bit D and A).
-    #[test]
-    fn shuffle_matches_the_golden_encoding() {
-        let bytes = encode_shuffle(PReg::r32(0), PReg::r32(1), PReg::lo(2));
-        assert_eq!(bytes.ok(), Some([0x6f, 0x01, 0x42, 0x46, 0x04, 0x00]));
-    }
-
-    #[test]
-    fn shuffle_round_trips_through_the_simulators_decoder() {
-        let bytes = match encode_shuffle(PReg::r32(40), PReg::r32(70), PReg::hi(100)) {
-            Ok(b) => b,
-            Err(e) => panic!("{e}"),
-        };
-        let text = agxc_runtime_sim::disasm::disassemble(&bytes);
-        assert!(text.contains("simd_shuffle r40, r70, r100h"), "{text}");
     }
 }

@@ -4,7 +4,8 @@
 //! instructions the table does not list, the backend assumes what the simulator's timing
 //! model (`agxc_runtime_sim::timing`) documents, so that estimates and simulated cycles agree:
 //! moves, bit operations, `get_sr` and selects like `iadd` (2/1); `convert` and derivatives
-//! like `imadd` (3/2); memory results after 60 (device), 80 (texture), 10 (threadgroup,
+//! like `imadd` (3/2), and so do `sample_mask` and `simd_shuffle` (the simulator issues them
+//! as quad operations); memory results after 60 (device), 80 (texture), 10 (threadgroup,
 //! stack) cycles; everything else issues in one cycle.
 
 use crate::isa::{FUnaryOp, Instr};
@@ -24,6 +25,7 @@ pub fn cost<R>(i: &Instr<R>) -> (u32, u32) {
         MovImm { .. } | GetSr { .. } | Bitop { .. } | Bitfield { .. } | Asr { .. } => (2, 1),
         BitUnary { .. } => (2, 1),
         Imadd { .. } | Convert { .. } => (3, 2),
+        SampleMask { .. } | SimdShuffle { .. } => (3, 2),
         FUnary { op, .. } => match op {
             FUnaryOp::Floor
             | FUnaryOp::Ceil

@@ -136,22 +136,8 @@ pub enum MInst<R> {
     /// The active lanes start the innermost loop's next iteration.
     Continue,
     /// The active lanes end the invocation (IR `return`, and `discard` after its
-    /// [`MInst::SampleMask`]).
+    /// `sample_mask 1, 0`, an [`Instr::SampleMask`]).
     Exit,
-    /// Drops the active lanes' pixels (`sample_mask 1, 0`; the ISA module has no variant for
-    /// it yet, so `emit` encodes it). The lanes keep running.
-    SampleMask,
-    /// `simd_shuffle dst, src, lane`: each thread reads `src` of the thread whose SIMD-group
-    /// index is in its `lane` (a 16-bit register; within the thread's own quad, see
-    /// `emit`). Encoded by `emit` (no ISA variant yet). Reads inactive threads too.
-    QuadShuffle {
-        /// Destination (16 or 32 bits).
-        dst: R,
-        /// Value read (same width as `dst`).
-        src: R,
-        /// Source lane per thread (16 bits).
-        lane: R,
-    },
 }
 
 impl<R: Copy> MInst<R> {
@@ -170,16 +156,6 @@ impl<R: Copy> MInst<R> {
             MInst::Break => MInst::Break,
             MInst::Continue => MInst::Continue,
             MInst::Exit => MInst::Exit,
-            MInst::SampleMask => MInst::SampleMask,
-            MInst::QuadShuffle { dst, src, lane } => {
-                let dst = f(dst);
-                let src = f(src);
-                MInst::QuadShuffle {
-                    dst,
-                    src,
-                    lane: f(lane),
-                }
-            }
         }
     }
 
@@ -194,30 +170,20 @@ impl<R: Copy> MInst<R> {
                     }
                 }
             }
-            MInst::QuadShuffle { src, lane, .. } => {
-                f(src);
-                f(lane);
-            }
             _ => {}
         }
     }
 
     /// Calls `f` for every register the instruction writes.
-    pub fn for_each_def(&self, mut f: impl FnMut(&R)) {
-        match self {
-            MInst::Op(i) => i.for_each_def(f),
-            MInst::QuadShuffle { dst, .. } => f(dst),
-            _ => {}
+    pub fn for_each_def(&self, f: impl FnMut(&R)) {
+        if let MInst::Op(i) = self {
+            i.for_each_def(f);
         }
     }
 
-    /// True for the structured pseudo-instructions (everything but [`MInst::Op`],
-    /// [`MInst::SampleMask`] and [`MInst::QuadShuffle`]).
+    /// True for the structured pseudo-instructions (everything but [`MInst::Op`]).
     pub fn is_structure(&self) -> bool {
-        !matches!(
-            self,
-            MInst::Op(_) | MInst::SampleMask | MInst::QuadShuffle { .. }
-        )
+        !matches!(self, MInst::Op(_))
     }
 
     /// True if the instruction must stay where it is relative to other effects (stores,
@@ -225,7 +191,6 @@ impl<R: Copy> MInst<R> {
     pub fn has_side_effects(&self) -> bool {
         match self {
             MInst::Op(i) => instr_has_side_effects(i),
-            MInst::QuadShuffle { .. } => false,
             _ => true,
         }
     }
@@ -246,6 +211,7 @@ pub fn instr_has_side_effects<R>(i: &Instr<R>) -> bool {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)
             | ThreadgroupStore(_)
@@ -280,10 +246,6 @@ impl<R: AsmReg + Copy> fmt::Display for MInst<R> {
             MInst::Break => f.write_str("break"),
             MInst::Continue => f.write_str("continue"),
             MInst::Exit => f.write_str("exit"),
-            MInst::SampleMask => f.write_str("sample_mask 1, 0"),
-            MInst::QuadShuffle { dst, src, lane } => {
-                write!(f, "simd_shuffle {dst}, {src}, {lane}")
-            }
         }
     }
 }

@@ -1,14 +1,14 @@
 //! Pre-register-allocation list scheduling.
 //!
 //! Pipeline position: after instruction selection, before register allocation. Each
-//! straight-line block (the machine instructions between two structured pseudo-instructions or
-//! `sample_mask`) is reordered on its dependence graph:
+//! straight-line block (the machine instructions between two structured pseudo-instructions) is
+//! reordered on its dependence graph:
 //!
 //! - **register dependences** between views of a group whose units overlap: read after write
 //!   (weighted with the writer's latency), write after read and write after write (order only);
 //! - **memory order**: a store (device, threadgroup, stack, `st_tile`) stays after every earlier
 //!   load and store, a load after the last earlier store; texture and varying reads are free;
-//!   `threadgroup_barrier` is a fence for everything.
+//!   `threadgroup_barrier` and `sample_mask` (a discard) are fences for everything.
 //!
 //! # Heuristic
 //! Critical-path list scheduling within a register budget:
@@ -21,13 +21,16 @@
 //!    original order); memory and texture instructions and what feeds them count as never
 //!    waiting, so filling a wait never delays them;
 //! 3. but when scheduling it would raise the live register units (16-bit) above the block's
-//!    *floor*, the ready instruction that raises them least goes instead (ties: as in 2),
-//!    unless it leads to a memory or texture result ([`LONG_LATENCY`]), which may use
-//!    registers up to the block's budget.
+//!    *floor*, the best (as in 2) of the ready instructions that stay within it goes instead,
+//!    else the one that raises them least (ties: as in 2); an instruction that leads to a
+//!    memory or texture result ([`LONG_LATENCY`]) may use registers up to the block's budget.
 //!
-//! The floor is what the block needs anyway: the peak of a pressure-first order of it (every
-//! pick the least-raising one, ties the tallest), or the highest peak the schedule has reached
-//! so far. Below the
+//! The floor is what the function needs anyway: the most units any block needs (the peak of
+//! a pressure-first order of it, every pick the least-raising one, ties the tallest, or of the
+//! order instruction selection produced if lower; with the groups live through it), or the
+//! highest peak the schedule has reached so far. Registers are allocated for the whole
+//! function, so a block below that costs none. Inside a loop the floor is the budget: its waits
+//! recur every iteration. Below the
 //! floor, registers cost nothing and the schedule interleaves for latency freely; above it,
 //! only memory and texture latency is worth registers. A SIMD-group's own independent work is
 //! what hides a load's 10 to 80 cycles, while the 2 to 6 cycles of an ALU result are hidden by
@@ -41,9 +44,11 @@
 //! (the most units live at once in any block, with the groups live through the block); the
 //! schedule may use registers up to the top of that number's occupancy step
 //! ([`register_budget`]), never more, and a block whose schedule would still exceed its budget
-//! keeps its original order. Within the step, extra registers cost no occupancy, and the
+//! is scheduled again at a few floors between what it needs and its budget, by height and by
+//! the selected order, and keeps the one within the budget with the fewest cycles (its original
+//! order if none is faster). Within the step, extra registers cost no occupancy, and the
 //! schedule spends them on hiding memory and texture latency (as the occupancy-targeting
-//! schedulers of other GPU compilers do), not on interleaving ALU chains (above).
+//! schedulers of other GPU compilers do), and on interleaving ALU chains only in loops (above).
 //!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its
@@ -61,6 +66,10 @@ use crate::regalloc::liveness::{intervals, Interval};
 /// Latency from which an instruction's result is worth registers to wait for in parallel:
 /// memory and texture results ([`latency::LOCAL_MEMORY_LATENCY`] and up), not ALU results.
 pub const LONG_LATENCY: u32 = latency::LOCAL_MEMORY_LATENCY;
+
+/// How many floors above the lower of the pressure-first and the selected order's peaks a block
+/// whose pressure-floor schedule exceeds its budget is tried at.
+const FLOOR_STEPS: u32 = 4;
 
 /// Schedules every straight-line block of `m` within the register budget.
 pub fn schedule(m: &mut MFunction) {
@@ -85,11 +94,29 @@ pub fn schedule(m: &mut MFunction) {
         .max()
         .unwrap_or(0);
     let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
+    // Registers are allocated for the whole function: below the most units any block needs
+    // anyway (with the groups live through it), a block's schedule costs none.
+    let firsts: Vec<u32> = graphs
+        .iter()
+        .map(|g| g.peak(&g.schedule(0, 0, false, true)))
+        .collect();
+    let floor = graphs
+        .iter()
+        .zip(&firsts)
+        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
+        .max()
+        .unwrap_or(0);
     let mut out = m.insts.clone();
-    for g in &graphs {
+    for (g, &first) in graphs.iter().zip(&firsts) {
         let limit = budget.saturating_sub(g.through);
-        let floor = g.peak(&g.schedule(0, 0, false));
-        let mut order = g.schedule(floor, limit, true);
+        // A loop's waits recur every iteration, and registers within the budget cost no
+        // occupancy: its blocks interleave for latency up to the budget.
+        let floor = if in_loop(&m.insts, g.range.start) {
+            limit
+        } else {
+            first.max(floor.saturating_sub(g.through))
+        };
+        let mut order = g.best_schedule(first, floor, limit);
         if g.peak(&order) > limit {
             order = g.original_order();
         }
@@ -111,6 +138,19 @@ pub fn register_budget(need: u32, exec_stack: bool) -> u32 {
     let reserved = if exec_stack { 2 } else { 0 };
     let limit = crate::regalloc::occupancy_limit(need + reserved + ALIGNMENT_SLACK);
     need.max(limit.saturating_sub(reserved + ALIGNMENT_SLACK))
+}
+
+/// Whether position `at` of `insts` is inside a loop.
+fn in_loop(insts: &[MInst<VReg>], at: usize) -> bool {
+    let mut depth = 0u32;
+    for i in &insts[..at] {
+        match i {
+            MInst::Loop => depth += 1,
+            MInst::EndLoop => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth > 0
 }
 
 /// The maximal runs of machine instructions ([`MInst::Op`]) in `insts`.
@@ -145,7 +185,7 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
     match i {
         DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
         DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
-        ThreadgroupBarrier | Stop | Trap | Wait { .. } => Mem::Fence,
+        ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }
 }
@@ -329,11 +369,56 @@ impl<'a> BlockGraph<'a> {
         peak
     }
 
+    /// The list schedule above the pressure-first order's peak (module docs) when it stays
+    /// within `limit` units; else, of the selected order and the list schedules by height or by
+    /// selected order at a few floors up to `limit`, the one within `limit` with the fewest
+    /// cycles.
+    fn best_schedule(&self, first: u32, floor: u32, limit: u32) -> Vec<usize> {
+        let order = self.schedule(floor, limit, true, true);
+        if self.peak(&order) <= limit {
+            return order;
+        }
+        // Greedy pressure-first picks can need more than the selected order does; any order
+        // within the budget keeps its occupancy, so only cycles count among them.
+        let original = self.original_order();
+        let floor = first.min(self.peak(&original));
+        let mut best_cycles = self.cycles(&original);
+        let mut best = original;
+        for by_height in [true, false] {
+            for step in 0..=FLOOR_STEPS {
+                let f = floor + limit.saturating_sub(floor) * step / FLOOR_STEPS;
+                let order = self.schedule(f, limit, true, by_height);
+                let cycles = self.cycles(&order);
+                if cycles < best_cycles && self.peak(&order) <= limit {
+                    best = order;
+                    best_cycles = cycles;
+                }
+            }
+        }
+        best
+    }
+
+    /// The cycles the block takes in `order` by the in-order issue model of [`crate::latency`].
+    fn cycles(&self, order: &[usize]) -> u32 {
+        let mut ready_at = vec![0u32; self.ops.len()];
+        let (mut cycle, mut end) = (0u32, 0u32);
+        for &k in order {
+            let (lat, interval) = latency::cost(&self.ops[k]);
+            let issue = cycle.max(ready_at[k]);
+            cycle = issue + interval;
+            end = end.max(issue + lat);
+            for &(s, w) in &self.succs[k] {
+                ready_at[s] = ready_at[s].max(issue + w);
+            }
+        }
+        end
+    }
+
     /// The list schedule above the `floor` of live units, within `limit` units for
     /// instructions that lead to long-latency results (see the module docs); `fill_waits`
-    /// prefers instructions that issue without waiting. `(0, 0, false)` is the pressure-first
-    /// order.
-    fn schedule(&self, floor: u32, limit: u32, fill_waits: bool) -> Vec<usize> {
+    /// prefers instructions that issue without waiting. `by_height` ranks by height, else by the
+    /// selected order. `(0, 0, false, true)` is the pressure-first order.
+    fn schedule(&self, floor: u32, limit: u32, fill_waits: bool, by_height: bool) -> Vec<usize> {
         let n = self.ops.len();
         if n <= 1 {
             return self.original_order();
@@ -348,7 +433,8 @@ impl<'a> BlockGraph<'a> {
         let mut cycle = 0u32;
         let mut ready_at = vec![0u32; n];
         let taller = |k: usize, b: usize| {
-            self.height[k] > self.height[b] || (self.height[k] == self.height[b] && k < b)
+            by_height && self.height[k] > self.height[b]
+                || ((!by_height || self.height[k] == self.height[b]) && k < b)
         };
         while !ready.is_empty() {
             // Memory and texture instructions (and what feeds them) count as never waiting:
@@ -371,19 +457,43 @@ impl<'a> BlockGraph<'a> {
                     pick = j;
                 }
             }
-            let d = pressure.delta(self, ready[pick]);
-            let bound = if self.long[ready[pick]] {
-                limit.max(floor)
-            } else {
-                floor
+            let bound = |k: usize| {
+                if self.long[k] {
+                    limit.max(floor)
+                } else {
+                    floor
+                }
             };
-            if i64::from(pressure.units) + d > i64::from(bound) {
-                let mut best_d = d;
-                for (j, &k) in ready.iter().enumerate() {
-                    let dk = pressure.delta(self, k);
-                    if dk < best_d || (dk == best_d && better(k, ready[pick])) {
-                        pick = j;
-                        best_d = dk;
+            let fits = |k: usize| {
+                i64::from(pressure.units) + pressure.delta(self, k) <= i64::from(bound(k))
+            };
+            if !fits(ready[pick]) {
+                // Any instruction that stays within its bound costs no registers, so the best
+                // of those goes: preferring the one that lowers pressure most would let a
+                // chain's next, waiting step beat starting an independent chain below the floor.
+                // The pressure-first order (`!fill_waits`) takes the least-raising one always.
+                let within = if fill_waits {
+                    (0..ready.len()).filter(|&j| fits(ready[j])).reduce(|b, j| {
+                        if better(ready[j], ready[b]) {
+                            j
+                        } else {
+                            b
+                        }
+                    })
+                } else {
+                    None
+                };
+                match within {
+                    Some(j) => pick = j,
+                    None => {
+                        let mut best_d = pressure.delta(self, ready[pick]);
+                        for (j, &k) in ready.iter().enumerate() {
+                            let dk = pressure.delta(self, k);
+                            if dk < best_d || (dk == best_d && better(k, ready[pick])) {
+                                pick = j;
+                                best_d = dk;
+                            }
+                        }
                     }
                 }
             }
@@ -626,6 +736,60 @@ mod tests {
         let alloc = crate::regalloc::allocate(m, 256).expect("allocates");
         assert!(alloc.gpr_halves <= 104, "{} halves", alloc.gpr_halves);
         assert_eq!(crate::regalloc::occupancy(alloc.gpr_halves), 1024);
+    }
+
+    /// Two chains `x = imm; y = x + 1.0; z = y + 1.0; store z`, inside a loop when `looped`.
+    fn two_alu_chains(looped: bool) -> MFunction {
+        let mut m = MFunction::default();
+        if looped {
+            m.push(MInst::Loop);
+        }
+        for i in 0..2 {
+            let x = m.new_group(RegClass::R32);
+            let y = m.new_group(RegClass::R32);
+            let z = m.new_group(RegClass::R32);
+            m.op(Instr::MovImm {
+                dst: Dst::new(x),
+                imm: 1,
+            });
+            for (dst, src) in [(y, x), (z, y)] {
+                m.op(Instr::Fadd {
+                    prec: Precision::F32,
+                    dst: Dst::new(dst),
+                    sat: false,
+                    a: FSrc::reg(src),
+                    b: FSrc::imm(0x30),
+                });
+            }
+            m.op(Instr::DeviceStore(DeviceAccess {
+                data: z,
+                base: MemBase::Uniform(0),
+                offset: MemOffset::Imm(i),
+                format: MemFormat::I32,
+                mask: 1,
+                shift: 0,
+                slot: 0,
+            }));
+        }
+        if looped {
+            m.push(MInst::Break);
+            m.push(MInst::EndLoop);
+        }
+        m
+    }
+
+    #[test]
+    fn alu_chains_interleave_only_inside_loops() {
+        // Straight-line, the chains need one register at a time and run one after the other;
+        // in a loop, the second chain's `mov_imm` fills the wait for the first `mov_imm`.
+        for (looped, second) in [(false, "fadd"), (true, "mov_imm")] {
+            let mut m = two_alu_chains(looped);
+            schedule(&mut m);
+            let t = text(&m);
+            let first = t.iter().position(|l| l.starts_with("mov_imm")).unwrap_or(0);
+            let next = t.get(first + 1).map(String::as_str).unwrap_or("");
+            assert!(next.starts_with(second), "looped {looped}: {t:?}");
+        }
     }
 
     #[test]

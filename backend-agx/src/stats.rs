@@ -39,23 +39,6 @@ pub fn estimate_cycles(code: &[Lowered]) -> u32 {
         let i = match item {
             Lowered::Instr(i) => i,
             Lowered::Label(_) => continue,
-            other => {
-                // `sample_mask` and `simd_shuffle` issue like a quad operation (3/2).
-                let mut issue = next_issue;
-                other.for_each_use(|r| {
-                    for h in r.halves() {
-                        issue = issue.max(ready[(h as usize).min(255)]);
-                    }
-                });
-                other.for_each_def(|r| {
-                    for h in r.halves() {
-                        ready[(h as usize).min(255)] = issue + 3;
-                    }
-                });
-                next_issue = issue + 2;
-                finish = finish.max(issue + 3);
-                continue;
-            }
         };
         let mut issue = next_issue;
         if let Instr::Wait { slot } = i {

@@ -41,15 +41,6 @@ pub fn insert(code: Vec<Lowered>) -> Vec<Lowered> {
                 out.push(item);
                 continue;
             }
-            Lowered::SampleMask => {
-                out.push(item);
-                continue;
-            }
-            Lowered::Shuffle { .. } => {
-                wait_for_hazards(&item, &mut out, &mut slots);
-                out.push(item);
-                continue;
-            }
             Lowered::Instr(i) => i,
         };
         if is_boundary(&instr) {

@@ -66,7 +66,7 @@ impl<R> Instr<R> {
             | Fmul { dst, .. }
             | FUnary { dst, .. }
             | Select { dst, .. } => f(&dst.reg),
-            LdVar { dst, .. } => f(dst),
+            LdVar { dst, .. } | SimdShuffle { dst, .. } => f(dst),
             DeviceLoad(a) => f(&a.data),
             StackLoad(a) => f(&a.data),
             ThreadgroupLoad(a) => f(&a.data),
@@ -82,6 +82,7 @@ impl<R> Instr<R> {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)
             | ThreadgroupStore(_) => {}
@@ -110,6 +111,10 @@ impl<R> Instr<R> {
                 srcs([x, y], f);
             }
             StTile { src, .. } => f(src),
+            SimdShuffle { src, lane, .. } => {
+                f(src);
+                f(lane);
+            }
             DeviceLoad(a) | DeviceStore(a) => {
                 if let MemBase::Reg(r) = &a.base {
                     f(r);
@@ -145,6 +150,7 @@ impl<R> Instr<R> {
             | PopExec { .. }
             | Wait { .. }
             | ThreadgroupBarrier
+            | SampleMask { .. }
             | LdVar { .. } => {}
         }
     }
@@ -209,6 +215,8 @@ impl<R> Instr<R> {
             | ThreadgroupBarrier
             | StTile { .. }
             | LdVar { .. }
+            | SampleMask { .. }
+            | SimdShuffle { .. }
             | DeviceLoad(_)
             | DeviceStore(_)
             | StackLoad(_)
@@ -254,6 +262,8 @@ impl<R> Instr<R> {
             | ThreadgroupBarrier
             | StTile { .. }
             | LdVar { .. }
+            | SampleMask { .. }
+            | SimdShuffle { .. }
             | DeviceLoad(_)
             | DeviceStore(_)
             | StackLoad(_)

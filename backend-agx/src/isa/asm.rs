@@ -332,6 +332,8 @@ impl<R: AsmReg> Display for Instr<R> {
                 Run(dst),
                 if *perspective { ", perspective" } else { "" }
             ),
+            SampleMask { targets, value } => write!(f, "{m} {targets}, {value}"),
+            SimdShuffle { dst, src, lane } => write!(f, "{m} {dst}, {src}, {lane}"),
             DeviceLoad(a) | DeviceStore(a) => {
                 write!(f, "{m} {}, ", Run(&a.data))?;
                 match &a.base {

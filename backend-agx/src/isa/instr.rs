@@ -262,6 +262,27 @@ pub enum Instr<R> {
         /// Perspective-correct interpolation.
         perspective: bool,
     },
+    /// `sample_mask targets, value` with immediate operands (Mesa's layout; the document
+    /// lacks the instruction): for each active thread, the samples selected by `targets` take
+    /// coverage from `value`. `sample_mask 1, 0` discards the active threads' pixels; the
+    /// threads keep running.
+    SampleMask {
+        /// Samples updated, 0..=63.
+        targets: u8,
+        /// Their new coverage, 0..=63.
+        value: u8,
+    },
+    /// `simd_shuffle dst, src, lane`: each thread reads `src` of the thread whose SIMD-group
+    /// index is in its `lane`, restricted to the thread's own quad as the document's
+    /// pseudocode defines it. Reads inactive threads too.
+    SimdShuffle {
+        /// Destination (16 or 32 bits).
+        dst: R,
+        /// Value read (the destination's width).
+        src: R,
+        /// Source lane per thread (a 16-bit register).
+        lane: R,
+    },
     /// `device_load`.
     DeviceLoad(DeviceAccess<R>),
     /// `device_store`.
@@ -346,6 +367,8 @@ impl<R> Instr<R> {
             ThreadgroupBarrier => "threadgroup_barrier",
             StTile { .. } => "st_tile",
             LdVar { .. } => "ld_var",
+            SampleMask { .. } => "sample_mask",
+            SimdShuffle { .. } => "simd_shuffle",
             DeviceLoad(_) => "device_load",
             DeviceStore(_) => "device_store",
             StackLoad(_) => "stack_load",
@@ -628,6 +651,16 @@ impl<R> Instr<R> {
                 mask,
                 perspective,
             },
+            SampleMask { targets, value } => SampleMask { targets, value },
+            SimdShuffle { dst, src, lane } => {
+                let dst = f(dst);
+                let src = f(src);
+                SimdShuffle {
+                    dst,
+                    src,
+                    lane: f(lane),
+                }
+            }
             DeviceLoad(a) => DeviceLoad(map_device(a, f)),
             DeviceStore(a) => DeviceStore(map_device(a, f)),
             StackLoad(a) => StackLoad(map_stack(a, f)),

@@ -277,7 +277,10 @@ impl<'f> Isel<'f> {
                 if self.func.stage != Stage::Fragment {
                     return Err(self.unsupported("discard outside a fragment shader"));
                 }
-                self.m.push(MInst::SampleMask);
+                self.m.op(crate::isa::Instr::SampleMask {
+                    targets: 1,
+                    value: 0,
+                });
                 self.m.push(MInst::Exit);
             }
         }
@@ -690,7 +693,10 @@ impl<'f> Isel<'f> {
                 if self.func.stage != Stage::Fragment {
                     return Err(self.unsupported("demote outside a fragment shader"));
                 }
-                self.m.push(MInst::SampleMask);
+                self.m.op(crate::isa::Instr::SampleMask {
+                    targets: 1,
+                    value: 0,
+                });
                 Ok(())
             }
             EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {

@@ -513,7 +513,7 @@ impl Isel<'_> {
                 let idx = isel.m.new_group(RegClass::R32);
                 isel.bitop(idx, Src::reg(quad), Src::Imm(j), crate::isa::bitop::OR);
                 let dst = isel.m.new_group(class);
-                isel.m.push(crate::mir::MInst::QuadShuffle {
+                isel.m.op(crate::isa::Instr::SimdShuffle {
                     dst,
                     src: v,
                     lane: idx.lo16(),

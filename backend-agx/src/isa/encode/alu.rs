@@ -318,3 +318,21 @@ pub(super) fn select(
         long: 10,
     }))
 }
+
+/// `simd_shuffle` (document, "simd_shuffle"): `0 D Dt 1101111`, `00 Bt B 01 At A`,
+/// `0 ? Dx Ax Bx`; always 6 bytes. `D` is an `ALUDst`, `A` an `ALUSrc` of the destination's
+/// width and `B` (the lane) a 16-bit `ALUSrc`, all registers without cache hints.
+pub(super) fn simd_shuffle(at: At, dst: PReg, src: PReg, lane: PReg) -> Result<Encoded> {
+    let d = alu_dst(at, "dst", &Dst::new(dst), 32)?;
+    let a = alu_src(at, "src", &Src::reg(src), 32)?;
+    if dst.class != src.class {
+        return Err(at.not_encodable("src", "the source must have the destination's width"));
+    }
+    let lane = alu_src(at, "lane", &Src::reg(lane), 16)?;
+    let mut b = Bits::new(0b1101111);
+    b.put(&dst_slot(44..46), d);
+    b.put(&A_SHORT, a);
+    b.set_field(26..28, 0b01);
+    b.put(&B_SHORT, lane);
+    Ok(b.finish(Length::Fixed(6)))
+}

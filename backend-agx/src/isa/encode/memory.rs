@@ -64,6 +64,19 @@ pub(super) fn ld_var(
     }))
 }
 
+/// `sample_mask` with immediate operands (not in the document; the simulator's table follows
+/// Mesa's `agx_pack.c`, `AGX_OPCODE_SAMPLE_MASK`): `T Tt 11000001`, `Sx ? Tx St ? S`, with
+/// `T` 14:9, `Tt` 8 and `S` 21:16, `St` 23 set for immediates; always 4 bytes. The
+/// extensions `Tx`/`Sx` extend register numbers only, so an immediate is 6 bits.
+pub(super) fn sample_mask(at: At, targets: u8, value: u8) -> Result<Encoded> {
+    let mut b = Bits::new(0b1100_0001);
+    b.set_bit(8, true);
+    b.set_field(9..15, at.range("targets", i64::from(targets), 0, 63)?);
+    b.set_field(16..22, at.range("value", i64::from(value), 0, 63)?);
+    b.set_bit(23, true);
+    Ok(b.finish(Length::Fixed(4)))
+}
+
 /// The data run `R` (15:10), `Rx` (41:40), `Rt` (49) shared by the device and stack forms.
 fn put_data(b: &mut Bits, half: u32, is32: bool) {
     b.set_field(10..16, half & 0x3f);

@@ -160,6 +160,8 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
             mask,
             perspective,
         } => memory::ld_var(at, *dst, *index, *mask, *perspective),
+        SampleMask { targets, value } => memory::sample_mask(at, *targets, *value),
+        SimdShuffle { dst, src, lane } => alu::simd_shuffle(at, *dst, *src, *lane),
         DeviceLoad(a) => memory::device(at, false, a),
         DeviceStore(a) => memory::device(at, true, a),
         StackLoad(a) => memory::stack(at, false, a),

@@ -379,6 +379,43 @@ pub(super) fn triples() -> Vec<Triple> {
             "9290416010ecf1d33038",
             "icmpsel r100l.cache, sgt, r64h, u3l, u150l, 255",
         ),
+        // simd_shuffle (document, "simd_shuffle"): 0 D Dt 1101111, 00 Bt B 01 At A,
+        // 0 ? Dx Ax Bx; D 14:9 Dt 8:7, A 21:16 At 25:22, 01 at 27:26, B 33:28 Bt 37:34,
+        // Bx 41:40, Ax 43:42, Dx 45:44; 6 bytes. r0, r1 (half 2, At 0b1001), r2l (half 4,
+        // Bt 0b0001): w0 = 0x6f | 1<<8 = 0x016f; w1 = 2 | 9<<6 | 1<<10 | 4<<12 = 0x4642;
+        // w2 = 1<<2 = 0x0004 (the simulator's golden `6f0142460400`).
+        t(
+            Instr::SimdShuffle {
+                dst: r(0),
+                src: r(1),
+                lane: l(2),
+            },
+            "6f0142460400",
+            "simd_shuffle r0, r1, r2l",
+        ),
+        // Extensions: r40 = half 80 (D 16, Dx 1), r70 = half 140 (A 12, Ax 2), r100h =
+        // half 201 (B 9, Bx 3). w0 = 0x6f | 1<<8 | 16<<9 = 0x216f;
+        // w1 = 12 | 9<<6 | 1<<10 | 9<<12 = 0x964c; w2 = 1<<2 | 3<<8 | 2<<10 | 1<<12 = 0x1b04.
+        t(
+            Instr::SimdShuffle {
+                dst: r(40),
+                src: r(70),
+                lane: h(100),
+            },
+            "6f214c96041b",
+            "simd_shuffle r40, r70, r100h",
+        ),
+        // 16-bit: r3l = half 6, r5h = half 11 (At 0b0001), r7l = half 14.
+        // w0 = 0x6f | 6<<9 = 0x0c6f; w1 = 11 | 1<<6 | 1<<10 | 14<<12 = 0xe44b; w2 = 0x0004.
+        t(
+            Instr::SimdShuffle {
+                dst: l(3),
+                src: h(5),
+                lane: l(7),
+            },
+            "6f0c4be40400",
+            "simd_shuffle r3l, r5h, r7l",
+        ),
         // fcmpsel: opcode 0000010, Bm Bt B Am At A. ge = 5 (ERRATA.md correction).
         // A r1.abs: Am 1 (27:26); B 0.5 = float immediate 0x20 (32, type 0).
         // bits 39:16 = 2 | 9<<6 | 1<<10 | 32<<12 = 0x020642;

@@ -418,3 +418,42 @@ fn error_messages_name_the_place() {
         "cannot encode fadd32, operand dst: register r128 (half 256) is outside r0l..r127h"
     );
 }
+
+#[test]
+fn sample_mask_and_simd_shuffle_operands() {
+    // Immediates are 6-bit fields (T 14:9, S 21:16).
+    assert_eq!(
+        fails(Instr::SampleMask {
+            targets: 64,
+            value: 0
+        }),
+        ("targets", out_of_range(64, 0, 63))
+    );
+    assert_eq!(
+        fails(Instr::SampleMask {
+            targets: 1,
+            value: 255
+        }),
+        ("value", out_of_range(255, 0, 63))
+    );
+    let shuffle = |dst, src, lane| Instr::SimdShuffle { dst, src, lane };
+    // The source has the destination's width.
+    assert!(matches!(
+        fails(shuffle(r(0), l(2), l(4))),
+        ("src", EncodeErrorKind::NotEncodable(_))
+    ));
+    // The lane is a 16-bit register.
+    assert!(matches!(
+        fails(shuffle(r(0), r(1), r(2))),
+        ("lane", EncodeErrorKind::WrongClass { .. })
+    ));
+    // 64-bit values are not shuffled.
+    assert!(matches!(
+        fails(shuffle(PReg::new(0, RegClass::R64), r(1), l(2))),
+        ("dst", EncodeErrorKind::WrongClass { .. })
+    ));
+    assert_eq!(
+        fails(shuffle(r(0), r(128), l(2))),
+        ("src", EncodeErrorKind::RegisterOutOfRange(r(128)))
+    );
+}

@@ -10,6 +10,27 @@ use crate::isa::{
 pub(super) fn triples() -> Vec<Triple> {
     use Instr::*;
     vec![
+        // sample_mask (Mesa's layout, the simulator's table): T Tt 11000001, Sx ? Tx St ? S;
+        // T 14:9, Tt 8, S 21:16, St 23 (both set for immediates); 4 bytes.
+        // The discard: w0 = 0xc1 | 1<<8 | 1<<9 = 0x03c1; w1 = 0 | 1<<7 = 0x0080 (the
+        // simulator's golden `c1038000`).
+        t(
+            SampleMask {
+                targets: 1,
+                value: 0,
+            },
+            "c1038000",
+            "sample_mask 1, 0",
+        ),
+        // The widest immediates: w0 = 0xc1 | 1<<8 | 63<<9 = 0x7fc1; w1 = 5 | 1<<7 = 0x0085.
+        t(
+            SampleMask {
+                targets: 63,
+                value: 5,
+            },
+            "c17f8500",
+            "sample_mask 63, 5",
+        ),
         // st_tile: ? D Dt 0 001001, F 27:24, rt 34:32, mask 39:36, Dx 61:60; 8 bytes.
         // w0 = 0x09 | 2<<7 = 0x0109; w1 = 2<<8 (i32); w2 = 0xf<<4.
         t(

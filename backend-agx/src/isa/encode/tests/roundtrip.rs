@@ -192,7 +192,20 @@ fn mask(g: &mut Gen) -> u8 {
 
 fn alu(g: &mut Gen) -> Instr<PReg> {
     use Instr::*;
-    match below(g, 14) {
+    match below(g, 15) {
+        14 => {
+            let dst = if coin(g) { reg32(g) } else { half(g) };
+            let src = if dst.class == crate::isa::RegClass::R32 {
+                reg32(g)
+            } else {
+                half(g)
+            };
+            SimdShuffle {
+                dst,
+                src,
+                lane: half(g),
+            }
+        }
         0 => {
             let dst = dst(g, 32);
             let imm = if dst.reg.class == crate::isa::RegClass::H16 {
@@ -361,7 +374,11 @@ fn memory(g: &mut Gen) -> Instr<PReg> {
     use Instr::*;
     let m = mask(g);
     let bits = pick(g, &[16, 32]);
-    match below(g, 5) {
+    match below(g, 6) {
+        5 => SampleMask {
+            targets: below(g, 64) as u8,
+            value: below(g, 64) as u8,
+        },
         0 => StTile {
             src: run(g, bits, m.count_ones()),
             rt: below(g, 8) as u8,
