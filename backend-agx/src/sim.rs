@@ -329,8 +329,8 @@ pub fn run_fragment_with(
 }
 
 /// Puts each flat varying component's word ([`crate::abi`], "Fragment stage") into its
-/// plane's `base`, which the simulator's flat `ld_var` returns bit for bit (its plane holds an
-/// f32 and passes it through an f64, which keeps every pattern but a signalling NaN's).
+/// plane's `base`, which the simulator's flat `ld_var` into a 32-bit register returns bit for
+/// bit (signalling NaN patterns included).
 fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(), SimError> {
     let mut words: BTreeMap<(u32, u8), u32> = BTreeMap::new();
     for input in &abi.flat_inputs {
@@ -344,14 +344,7 @@ fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(
                 "flat varying {l}.{c} is read as two types that need different words"
             )));
         }
-        let f = f32::from_bits(word);
-        if f.is_nan() && word & 0x0040_0000 == 0 {
-            return Err(SimError::Unsupported(format!(
-                "flat varying {l}.{c} holds 0x{word:08x}, a signalling NaN pattern, which the \
-                 simulator's varying planes quiet"
-            )));
-        }
-        slot.planes[usize::from(c.min(3))].base = f;
+        slot.planes[usize::from(c.min(3))].base = f32::from_bits(word);
     }
     Ok(())
 }

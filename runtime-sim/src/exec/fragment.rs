@@ -91,6 +91,11 @@ impl Machine<'_> {
                 for (k, j) in (0..4).filter(|j| mask >> j & 1 == 1).enumerate() {
                     let plane = slot.planes[j];
                     let v: Lanes<u32> = std::array::from_fn(|l| {
+                        if slot.flat && reg32 {
+                            // Flat shading copies the provoking vertex's word, whatever its
+                            // bits mean (an integer, a signalling NaN): no float conversion.
+                            return plane.base.to_bits();
+                        }
                         let value = if slot.flat {
                             plane.base
                         } else {
