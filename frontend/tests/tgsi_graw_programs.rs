@@ -1,5 +1,6 @@
 //! The fragment shaders Mesa's graw C programs embed (`tests/corpus/tgsi/graw/programs/`),
-//! lifted and run in the reference interpreter. Each expected value is read off the shader's
+//! and the two that do more than copy (tri-instanced's vertex shader, tri-gs's geometry
+//! shader), lifted and run in the reference interpreter. Each expected value is read off the shader's
 //! text by hand (and, for the textured quads, off the texture the program builds), with inputs
 //! chosen so that every coordinate and product is exact or rounded once in f32.
 //!
@@ -7,11 +8,12 @@
 //! 32; a fragment shader's `OUT ..., COLOR` is target 0 and `OUT ..., POSITION` the depth.
 
 use agxc_egraph::interp::{
-    run_fragment, FragmentGrid, FragmentOutput, Limits, Resources, Sampler, Texture, TextureDesc,
-    TextureFormat, Varying, Wrap,
+    run_fragment, run_geometry, run_vertex, FragmentGrid, FragmentOutput, GeometryVertex, Limits,
+    Resources, Sampler, Strip, Texture, TextureDesc, TextureFormat, Varying, Wrap,
 };
-use agxc_egraph::ir::{Binding, Function};
+use agxc_egraph::ir::{Binding, Function, InputPrimitive, OutputPrimitive};
 use agxc_frontend::tgsi::{lift, LiftOptions, COLOR_LOCATION};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Lifts `programs/<name>.tgsi`.
@@ -240,4 +242,68 @@ fn quad_sample_reads_its_res_sampler_view_like_quad_tex() {
             assert_eq!(out.pixel(0, x, y), Some(want), "({x}, {y})");
         }
     }
+}
+
+/// tri-instanced.c's and tri-gs.c's triangle: positions and colours.
+const TRI_POSITIONS: [[f32; 4]; 3] = [
+    [0.0, -0.3, 0.0, 1.0],
+    [-0.2, 0.3, 0.0, 1.0],
+    [0.2, 0.3, 0.0, 1.0],
+];
+const TRI_COLOURS: [[f32; 4]; 3] = [
+    [1.0, 0.0, 0.0, 1.0],
+    [0.0, 1.0, 0.0, 1.0],
+    [0.0, 0.0, 1.0, 1.0],
+];
+
+#[test]
+fn tri_instanced_adds_the_instance_offset_to_each_position() {
+    // `ADD OUT[0], IN[0], IN[2]` with IN[2] the per-instance translation (instance 1 of the
+    // program's `inst_data`, fed here as a per-vertex attribute); `MOV OUT[1], IN[1]` passes
+    // the colour to COLOR.
+    let offset = [-0.25f32, 0.1, 0.0, 0.0];
+    let mut attributes = BTreeMap::new();
+    attributes.insert(0, TRI_POSITIONS.to_vec());
+    attributes.insert(1, TRI_COLOURS.to_vec());
+    attributes.insert(2, vec![offset; 3]);
+    let func = lift_program("tri-instanced-vs");
+    let out = run_vertex(&func, &Resources::new(), 3, &attributes, &Limits::default())
+        .unwrap_or_else(|e| panic!("tri-instanced-vs: {e}"));
+    let want: Vec<[f32; 4]> = TRI_POSITIONS
+        .iter()
+        .map(|p| [0, 1, 2, 3].map(|i| p[i] + offset[i]))
+        .collect();
+    assert_eq!(out.positions, want);
+    assert_eq!(out.varyings[&COLOR_LOCATION], TRI_COLOURS.to_vec());
+}
+
+#[test]
+fn tri_gs_copies_the_first_colour_onto_the_second_vertex() {
+    // Triangles in, one triangle strip out (no GS_MAX_OUTPUT_VERTICES: Mesa's default of 32).
+    // Vertex 1 is emitted with vertex 0's colour (`4:MOV OUT[1], IN[0][1]`).
+    let func = lift_program("tri-gs-gs");
+    let g = func.stage.geometry().expect("a geometry shader");
+    assert_eq!(
+        (g.input, g.output, g.max_vertices),
+        (
+            InputPrimitive::Triangles,
+            OutputPrimitive::TriangleStrip,
+            32
+        )
+    );
+    let vertex = |k: usize, colour: usize| {
+        GeometryVertex::new()
+            .with_position(TRI_POSITIONS[k])
+            .with_location(COLOR_LOCATION, TRI_COLOURS[colour])
+    };
+    let input: Vec<_> = (0..3).map(|k| vertex(k, k)).collect();
+    let out = run_geometry(&func, &Resources::new(), &input, &Limits::default())
+        .unwrap_or_else(|e| panic!("tri-gs-gs: {e}"));
+    let strip = Strip {
+        primitive: 0,
+        invocation: 0,
+        stream: 0,
+        vertices: vec![vertex(0, 0), vertex(1, 0), vertex(2, 2)],
+    };
+    assert_eq!(out.strips, vec![strip]);
 }
