@@ -1,7 +1,8 @@
 //! Completeness of the TGSI corpus (`tests/corpus/tgsi/`), without running any oracle.
 //!
-//! - `graw/`: every Mesa graw shader has a provenance entry (repository, commit, path, licence)
-//!   and every entry has its shader;
+//! - `graw/`: every Mesa graw shader (the stand-alone files and, in `programs/`, the shaders
+//!   graw's C programs embed) has a provenance entry (repository, commit, path, licence) and
+//!   every entry has its shader;
 //! - `gen/`: every case has its GLSL, the TGSI softpipe generated from it, a valid `case.toml`,
 //!   a `tgsi.toml` whose register map covers what the TGSI declares and agrees with the manifest,
 //!   and recorded outputs of the sizes the manifest implies.
@@ -33,6 +34,25 @@ struct ProvenanceEntry {
     source_path: String,
     upstream: String,
     licence: String,
+    /// Where in the source a shader of `programs/` sits: "string literal `text` in
+    /// set_fragment_shader()" (the graw C programs embed their shaders).
+    note: Option<String>,
+}
+
+/// Shaders the graw C programs embed (`programs/`): 34 string literals in 16 programs.
+const MIN_PROGRAM_SHADERS: usize = 34;
+
+/// The header a shader embedded in a graw program must have, from the function its
+/// provenance note names (graw binds each with `graw_parse_<stage>_shader`).
+fn program_header(note: &str) -> Option<&'static str> {
+    [
+        ("set_vertex_shader()", "VERT"),
+        ("set_fragment_shader()", "FRAG"),
+        ("set_geometry_shader()", "GEOM"),
+    ]
+    .into_iter()
+    .find(|(function, _)| note.contains(function))
+    .map(|(_, header)| header)
 }
 
 /// The first word of a TGSI text: its header (`FRAG`, `VERT1.1`, ...).
@@ -40,12 +60,14 @@ fn header(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }
 
-/// Whether the last instruction is `END` (with or without a `N:` label).
+/// Whether the last instruction is `END` (with or without a `N:` label, which graw's
+/// `tri-gs.c` writes without a space: `10:END`).
 fn ends_with_end(text: &str) -> bool {
     text.lines()
         .rev()
         .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| l.split_whitespace().last() == Some("END"))
+        .and_then(|l| l.split_whitespace().last())
+        .is_some_and(|w| w.rsplit(':').next() == Some("END"))
 }
 
 /// `{file: first-dimension indices}` of the `DCL` lines of a TGSI text.
@@ -112,6 +134,11 @@ fn every_graw_shader_has_provenance() {
         "provenance entries without a shader: {missing:?}"
     );
     assert!(files.len() >= 60, "only {} graw shaders", files.len());
+    let programs = files.iter().filter(|f| f.starts_with("programs/")).count();
+    assert!(
+        programs >= MIN_PROGRAM_SHADERS,
+        "only {programs} shaders from graw programs, {MIN_PROGRAM_SHADERS} expected"
+    );
     for e in &provenance.file {
         let what = &e.path;
         assert_eq!(e.licence, "MIT", "{what}: Mesa's graw shaders are MIT");
@@ -137,6 +164,16 @@ fn every_graw_shader_has_provenance() {
             "fragment-shader" => "FRAG",
             "vertex-shader" => "VERT",
             "geometry-shader" => "GEOM",
+            "programs" => {
+                let note = e.note.as_deref().unwrap_or("");
+                assert!(
+                    e.source_path.ends_with(".c") && e.upstream.ends_with(".c"),
+                    "{what}: an embedded shader comes from a graw C program"
+                );
+                program_header(note).unwrap_or_else(|| {
+                    panic!("{what}: the note must name the set_*_shader() function: {note:?}")
+                })
+            }
             other => panic!("{what}: unknown graw directory {other}"),
         };
         // Files last touched before 2010 still carry the old versioned header (`FRAG1.1`).
@@ -291,6 +328,13 @@ fn declaration_scanner_reads_ranges_and_second_dimensions() {
     assert_eq!(d["CONST"], BTreeSet::from([1]));
     assert_eq!(d["BUFFER"], BTreeSet::from([3]));
     assert!(ends_with_end(text));
+    assert!(ends_with_end("GEOM\n9:ENDPRIM\n10:END\n"));
+    assert!(!ends_with_end("GEOM\n9:ENDPRIM\n"));
     assert!(!ends_with_end("FRAG\nMOV OUT[0], IN[0]\n"));
     assert_eq!(header("  VERT1.1\n\nDCL IN[0]"), "VERT1.1");
+    assert_eq!(
+        program_header("string literal `text` in set_geometry_shader()"),
+        Some("GEOM")
+    );
+    assert_eq!(program_header("read from a file"), None);
 }

@@ -93,6 +93,20 @@ named_enum! {
     }
 }
 
+impl RegFile {
+    /// Looks a register file up, also accepting `RES` as the sampler-view file: graw's
+    /// `quad-sample.c` declares `DCL RES[0], 2D, FLOAT` and samples it with `SAMPLE`. Later
+    /// Mesa spells that file `SVIEW`, reused `RES` for compute resources (a 2012-era
+    /// `tgsi_strings.c` lists both) and then dropped `RES`. The compute form (`DCL RES[0], 2D, RAW`)
+    /// is refused: `RAW` and `WR` are not sampler-view attributes.
+    pub fn parse(name: &str) -> Option<RegFile> {
+        match name {
+            "RES" => Some(RegFile::SamplerView),
+            _ => RegFile::from_name(name),
+        }
+    }
+}
+
 named_enum! {
     /// A declaration semantic (Mesa's `tgsi_semantic_names`).
     Semantic {

@@ -55,7 +55,7 @@
 //! | `CONST[n]`, `CONST[x][n]` component c | `load uniform(0, x)` at byte `16n + 4c` (x = 0 for 1D); `CONST[0]` may be push constants ([`LiftOptions::const0_push_constants`]) |
 //! | `BUFFER[n]` | storage buffer (0, n), byte addressed |
 //! | `MEMORY[n], SHARED` | workgroup memory (all of them one block, as in softpipe) |
-//! | `SAMP[n]` / `SVIEW[n]` | combined texture and sampler at (0, n) |
+//! | `SAMP[n]` / `SVIEW[n]` (early spelling `RES[n]`) | combined texture and sampler at (0, n) |
 //! | fragment `IN ..., POSITION` / `FACE` | `frag_coord` / `front_facing` as ±1.0 |
 //! | fragment `IN ..., GENERIC[i]` | input location i (`COLOR[i]`: 32+i, `BCOLOR[i]`: 34+i, `FOG`: 36, `TEXCOORD[i]`: 40+i) |
 //! | vertex `IN[n]` | attribute location n (any semantic is ignored) |

@@ -71,7 +71,7 @@ fn dcl_bracket(c: &mut Cursor<'_, '_>) -> Result<Option<Range>> {
 
 pub(super) fn declaration(c: &mut Cursor<'_, '_>, pos: Pos) -> Result<Decl> {
     let (fname, fpos) = c.word("a register file")?;
-    let file = RegFile::from_name(&fname).ok_or(TgsiError::UnknownFile {
+    let file = RegFile::parse(&fname).ok_or(TgsiError::UnknownFile {
         pos: fpos,
         name: fname,
     })?;

@@ -216,7 +216,7 @@ fn at_operand_end(c: &Cursor<'_, '_>) -> bool {
 
 fn file(c: &mut Cursor<'_, '_>) -> Result<(RegFile, Pos)> {
     let (name, pos) = c.word("a register file")?;
-    match RegFile::from_name(&name) {
+    match RegFile::parse(&name) {
         Some(f) => Ok((f, pos)),
         None => Err(TgsiError::UnknownFile { pos, name }),
     }

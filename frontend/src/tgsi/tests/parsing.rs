@@ -367,6 +367,16 @@ fn declaration_and_immediate_errors_say_where() {
             name: "FLT16".into()
         }
     );
+    // `RES` is read as the sampler-view file; its later compute form is refused.
+    // `DCL RES[0], 2D, RAW`: `RAW` starts at column 17.
+    assert_eq!(
+        err("COMP\nDCL RES[0], 2D, RAW\n"),
+        TgsiError::UnknownName {
+            pos: at(2, 17),
+            what: "declaration attribute",
+            name: "RAW".into()
+        }
+    );
     assert_eq!(
         err("COMP\nPROPERTY CS_BLOCK 64\n"),
         TgsiError::UnknownName {

@@ -223,6 +223,28 @@ fn sample_opcodes_use_separate_views_and_swizzle_the_result() {
 }
 
 #[test]
+fn res_is_the_sampler_view_file_of_old_graw_programs() {
+    // graw's quad-sample.c: `DCL RES[0], 2D, FLOAT` sampled with `SAMPLE ..., RES[0], SAMP[0]`.
+    let inputs = [[f([0.6, 0.1, 0.0, 0.0]), [0; 4], [0; 4], [0; 4]]];
+    let text = compute_text(
+        1,
+        "DCL SAMP[0]\nDCL RES[1], 2D, FLOAT",
+        "SAMPLE TEMP[4], TEMP[0], RES[1], SAMP[0]",
+    );
+    let out = compute_program(
+        &text,
+        &inputs,
+        &LiftOptions::default(),
+        |res: &mut Resources| {
+            res.bind_texture(Binding::new(0, 1), coords_texture());
+            res.bind_sampler(Binding::new(0, 0), nearest_mips());
+        },
+    );
+    // Outside a fragment shader SAMPLE reads level 0 (4x4): (0.6, 0.1) lies in texel (2, 0).
+    assert_eq!(as_f(out[0][0]), [2.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
 fn fragment_lod_follows_the_coordinate_derivatives() {
     let text = "FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
