@@ -132,3 +132,14 @@ fn atomics_on_uniform_memory_do_not_verify() {
     let err = agxc_egraph::ir::verify(&func).unwrap_err();
     assert!(err.to_string().contains("atomics work on storage"), "{err}");
 }
+
+#[test]
+fn a_compare_exchange_needs_a_comparator_and_a_value() {
+    let text = COUNTER.replace("atomic add", "atomic cmpxchg");
+    let func = interp_support::parse(&text);
+    let err = agxc_egraph::ir::verify(&func).unwrap_err();
+    assert!(
+        err.to_string().contains("expected [i32, i32, i32]"),
+        "{err}"
+    );
+}
