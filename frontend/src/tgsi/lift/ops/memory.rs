@@ -5,9 +5,10 @@
 //! (or of the stored value) is the 32-bit word at `address + 4 * c`, for the channels of the
 //! write mask; each contiguous run of channels becomes one multi-value load or store.
 //!
-//! An atomic works on the one word at the address, as Gallium defines them (`dst.x` is the
-//! word's old value, the operation takes `src.x` of the value operands): `ATOMxxx dst, RES,
-//! address, value`, or `ATOMCAS dst, RES, address, cmp, value`. The old value goes to every
+//! An atomic works on the one word at the address, as Gallium defines them (Mesa
+//! `docs/gallium/tgsi.rst`, "ATOMUADD" to "ATOMIMAX": `dst_x = resource[offset]`, the operation
+//! takes `src_x` of the value operands): `ATOMxxx dst, RES, address, value`, or
+//! `ATOMCAS dst, RES, address, cmp, value`. The old value goes to every
 //! written channel of the destination.
 
 use super::super::{Lifter, Want};
