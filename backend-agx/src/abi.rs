@@ -251,6 +251,11 @@ impl Abi {
                     }
                     AddressSpace::Workgroup => {}
                 },
+                EffectOp::Atomic(_, access) => {
+                    if let AddressSpace::Storage(b) = access.space {
+                        need.insert(UniformContent::BufferAddress(b));
+                    }
+                }
                 EffectOp::BufferSize(b) => {
                     need.insert(UniformContent::BufferSize(b));
                 }

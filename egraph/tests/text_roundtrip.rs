@@ -3,9 +3,9 @@
 //! pure operation and every effect form of the text form.
 
 use agxc_egraph::ir::{
-    parse_function, verify, AddressSpace, Axis, BarrierKind, Builtin, Class, Const, CustomOpDef,
-    DerivPrecision, EffectOp, Function, InstFlags, Interp, LodMode, Op, OpRegistry, OutputSlot,
-    PureOp, Signature, Stage, TexDim, Type,
+    parse_function, verify, AddressSpace, AtomicOp, Axis, BarrierKind, Builtin, Class, Const,
+    CustomOpDef, DerivPrecision, EffectOp, Function, InstFlags, Interp, LodMode, Op, OpRegistry,
+    OutputSlot, PureOp, Signature, Stage, TexDim, Type,
 };
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -267,6 +267,22 @@ fn effect_forms() -> Vec<Form> {
         ]);
     }
     builtins.extend((0..4).map(Builtin::FragCoord));
+    for op in AtomicOp::ALL {
+        forms.push((
+            "atomic",
+            Box::new(move |e| matches!(e, EffectOp::Atomic(o, _) if *o == op)),
+        ));
+    }
+    forms.push((
+        "atomic shared",
+        Box::new(|e| matches!(e, EffectOp::Atomic(_, a) if a.space == AddressSpace::Workgroup)),
+    ));
+    forms.push((
+        "atomic storage",
+        Box::new(
+            |e| matches!(e, EffectOp::Atomic(_, a) if matches!(a.space, AddressSpace::Storage(_))),
+        ),
+    ));
     for b in builtins {
         forms.push(("builtin", Box::new(move |e| *e == EffectOp::Builtin(b))));
     }

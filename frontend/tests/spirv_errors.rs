@@ -95,10 +95,29 @@ fn unsupported_execution_model() {
 }
 
 #[test]
-fn unsupported_instruction_atomic() {
-    check("atomic", "OpAtomicIAdd", 0x1bc, Some("main"), |e| {
-        matches!(e, SpirvError::UnsupportedInstruction { .. })
-    });
+fn atomic_on_a_private_variable_is_refused() {
+    check(
+        "atomic_private",
+        "OpAtomicIAdd",
+        0x1dc,
+        Some("main"),
+        |e| matches!(e, SpirvError::Unsupported { what, .. } if what.contains("Private")),
+    );
+}
+
+#[test]
+fn atomic_on_a_storage_buffer_lifts() {
+    // The module `atomic.spv`, once an error test, now lifts to one IR atomic.
+    let path = format!(
+        "{}/tests/data/errors/atomic.spv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(path).expect("read");
+    let func = lift(&bytes, &LiftOptions::default()).expect("lifts");
+    assert!(
+        func.to_string().contains("atomic add storage(0, 0)"),
+        "{func}"
+    );
 }
 
 #[test]

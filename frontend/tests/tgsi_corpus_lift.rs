@@ -18,9 +18,7 @@ const MIN_SHADERS: usize = 160;
 
 /// Shaders that cannot lift, and a fragment of the error each must give.
 const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    // The IR has no atomic operations and no gather.
-    ("gen/shared_atomics/shader.tgsi", "atomic memory access"),
-    ("gen/ssbo_atomics/shader.tgsi", "atomic memory access"),
+    // The IR has no gather.
     ("gen/frag_texture_gather/shader.tgsi", "texture gather"),
 ];
 

@@ -25,17 +25,6 @@ use agxc_tests::run::{
 /// fails the test, so the list cannot go stale.
 const KNOWN_DIFFERENCES: &[KnownDifference] = &[
     KnownDifference {
-        case: "shared_atomics",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: the graph IR has no atomic operations, so the TGSI front end \
-                 rejects ATOMUADD with an error naming it (frontend/src/tgsi docs, 'Not lifted')",
-    },
-    KnownDifference {
-        case: "ssbo_atomics",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: the graph IR has no atomic operations (ATOMUADD is rejected)",
-    },
-    KnownDifference {
         case: "frag_texture_gather",
         allowance: Allowance::AnyFailure,
         reason: "missing feature: the graph IR has no gather operation (TG4 is rejected)",

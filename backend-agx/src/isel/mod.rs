@@ -702,6 +702,9 @@ impl<'f> Isel<'f> {
             EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {
                 Err(self.unsupported("a geometry-stage operation"))
             }
+            EffectOp::Atomic(..) => Err(self.unsupported(
+                "atomic memory operations (atomic add/sub/min/max/and/or/xor/xchg/cmpxchg)",
+            )),
         }
     }
 

@@ -34,6 +34,7 @@ impl Machine<'_> {
         match effect {
             EffectOp::Load(access) => self.exec_load(inst, access, mask),
             EffectOp::Store(access) => self.exec_store(inst, access, mask),
+            EffectOp::Atomic(op, access) => self.exec_atomic(inst, op, access, mask),
             EffectOp::BufferSize(binding) => self.exec_buffer_size(inst, binding, mask),
             EffectOp::Barrier(kind) => self.exec_barrier(inst, kind, mask),
             EffectOp::Builtin(b) => self.exec_builtin(inst, b, mask),

@@ -1,4 +1,4 @@
-//! Loads, stores and buffer-size queries.
+//! Loads, stores, atomics and buffer-size queries.
 //!
 //! An access reads or writes consecutive, tightly packed little-endian scalars starting at
 //! `offset operand (signed i32) + constant offset`; a `bool` occupies 4 bytes (0 or 1 when
@@ -6,12 +6,17 @@
 //! aligned to its size, or the run stops with an error naming the instruction. Lanes access
 //! memory in ascending lane order within one instruction (so of several lanes storing to one
 //! address, the highest lane's value remains); helper lanes do not store.
+//!
+//! Atomics run the same way, one lane's whole read-modify-write after another in ascending lane
+//! order, which makes them sequentially consistent and the results deterministic; helper lanes
+//! skip them (their result is the word's current value, and nothing is written), as they skip
+//! stores.
 
 use super::error::{space_name, InterpError};
 use super::exec::Machine;
 use super::lanes::Mask;
 use super::resources::{BufferKind, ResourcesRef};
-use crate::ir::{AddressSpace, Binding, Const, Inst, MemAccess, Type};
+use crate::ir::{AddressSpace, AtomicOp, Binding, Const, Inst, MemAccess, Type};
 
 /// Finds the bytes an access reads.
 fn readable<'m>(
@@ -183,6 +188,59 @@ impl Machine<'_> {
                 write_scalar(mem, start, c);
                 at += c.ty().bytes() as i64;
             }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_atomic(
+        &mut self,
+        inst: Inst,
+        op: AtomicOp,
+        access: MemAccess,
+        mask: &Mask,
+    ) -> Result<(), InterpError> {
+        self.require_shared_memory(inst, access)?;
+        let func = self.func;
+        let data = &func.insts[inst];
+        let ([_, values @ ..], [result]) = (&data.args[..], &data.results[..]) else {
+            return Err(self.malformed(inst, "an atomic takes an offset and has one result"));
+        };
+        if values.len() != op.value_operands() {
+            return Err(self.malformed(inst, "wrong number of atomic value operands"));
+        }
+        let read_only = || InterpError::ReadOnlyStore {
+            inst,
+            space: space_name(access.space),
+        };
+        if let AddressSpace::Storage(b) = access.space {
+            let res = self.resources.get_mut().ok_or_else(read_only)?;
+            buffer(res.buffer(b), inst, b, BufferKind::Storage)?;
+        } else if access.space != AddressSpace::Workgroup {
+            return Err(read_only());
+        }
+        for lane in mask.lanes() {
+            let at = self.address(inst, access, lane)?;
+            let mut operands = [0u32; 2];
+            for (slot, &v) in operands.iter_mut().zip(values) {
+                *slot = self.vals.get(inst, v, lane)?.bits() as u32;
+            }
+            let helper = self.helper.get(lane);
+            let mem: &mut [u8] = match access.space {
+                AddressSpace::Storage(b) => {
+                    match self.resources.get_mut().and_then(|r| r.buffer_mut(b)) {
+                        Some(buf) => &mut buf.data,
+                        None => return Err(read_only()),
+                    }
+                }
+                _ => &mut self.shared,
+            };
+            let start = check_range(inst, access.space, at, 4, mem.len())?;
+            let old = read_scalar(mem, start, Type::I32);
+            if !helper {
+                let new = op.apply(old.bits() as u32, &operands[..values.len()]);
+                write_scalar(mem, start, Const::i32(new as i32));
+            }
+            self.vals.set(*result, lane, old);
         }
         Ok(())
     }

@@ -52,6 +52,10 @@
 //! stores to uniform buffers, push constants or (in a vertex run) any resource are errors.
 //! Within an instruction, lanes access memory in ascending lane order, so when several lanes
 //! store to one address the highest lane's value remains. Helper lanes never store.
+//! Atomics read-modify-write one `i32` word the same way, one lane's whole operation after
+//! another in ascending lane order (workgroups in dispatch order), which makes them sequentially
+//! consistent and their returned old values deterministic; a helper lane gets the current value
+//! and writes nothing.
 //!
 //! # Fragment stage
 //! Lane `y * padded_width + x` shades pixel `(x, y)`, row 0 at the top.

@@ -18,6 +18,17 @@
 //! Offsets are `i32` values (plus a constant byte offset); an access outside the bound buffer is
 //! an interpreter error, not undefined behaviour.
 //!
+//! # Atomics
+//! `atomic OP SPACE [offset]` is an indivisible read-modify-write of one 32-bit integer in a
+//! storage buffer or workgroup memory ([`AtomicOp`]); its one result is the value the word held
+//! before. Atomics are sequentially consistent: every implementation runs them one after another
+//! in some order, and the reference interpreter fixes that order (workgroups in dispatch order,
+//! within a workgroup one instruction at a time in ascending lane order), so its results are
+//! deterministic. Shaders whose outputs depend on the order are only checkable against the
+//! interpreter's order, which the oracle corpus avoids. Atomic loads and stores need no
+//! operation of their own: a plain load or store of one aligned word is already indivisible in
+//! every implementation the project targets, and the IR gives plain accesses program order.
+//!
 //! # Geometry stage
 //! A geometry invocation reads the vertices of its input primitive with `vertex_input SLOT
 //! vIDX`: the value the previous stage wrote to `SLOT` (an [`OutputSlot`], so a vertex
@@ -80,6 +91,107 @@ pub struct MemAccess {
     pub space: AddressSpace,
     /// Constant byte offset.
     pub offset: u32,
+}
+
+/// An atomic read-modify-write on one 32-bit integer word. `old` is the word's value before,
+/// `v` the value operand; the word becomes the given expression and the result is `old`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum AtomicOp {
+    /// `old + v`, wrapping.
+    Add,
+    /// `old - v`, wrapping.
+    Sub,
+    /// Signed `min(old, v)`.
+    SMin,
+    /// Unsigned `min(old, v)`.
+    UMin,
+    /// Signed `max(old, v)`.
+    SMax,
+    /// Unsigned `max(old, v)`.
+    UMax,
+    /// `old & v`.
+    And,
+    /// `old | v`.
+    Or,
+    /// `old ^ v`.
+    Xor,
+    /// `v` (exchange).
+    Exchange,
+    /// Compare-exchange: operands `cmp, v`; the word becomes `v` if `old == cmp`, else stays.
+    CompareExchange,
+}
+
+impl AtomicOp {
+    /// Every operation, in text-form order.
+    pub const ALL: [AtomicOp; 11] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::SMin,
+        AtomicOp::UMin,
+        AtomicOp::SMax,
+        AtomicOp::UMax,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Exchange,
+        AtomicOp::CompareExchange,
+    ];
+
+    /// The text-form name (`atomic add`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::SMin => "smin",
+            AtomicOp::UMin => "umin",
+            AtomicOp::SMax => "smax",
+            AtomicOp::UMax => "umax",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Exchange => "xchg",
+            AtomicOp::CompareExchange => "cmpxchg",
+        }
+    }
+
+    /// The operation named `name` in the text form.
+    pub fn from_name(name: &str) -> Option<AtomicOp> {
+        AtomicOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// Number of value operands after the offset (2 for compare-exchange: `cmp, v`).
+    pub fn value_operands(self) -> usize {
+        if self == AtomicOp::CompareExchange {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The word's new value from its old value and the value operands (`[v]`, or `[cmp, v]`
+    /// for compare-exchange), as 32-bit patterns.
+    pub fn apply(self, old: u32, values: &[u32]) -> u32 {
+        let v = values.last().copied().unwrap_or(0);
+        match self {
+            AtomicOp::Add => old.wrapping_add(v),
+            AtomicOp::Sub => old.wrapping_sub(v),
+            AtomicOp::SMin => (old as i32).min(v as i32) as u32,
+            AtomicOp::UMin => old.min(v),
+            AtomicOp::SMax => (old as i32).max(v as i32) as u32,
+            AtomicOp::UMax => old.max(v),
+            AtomicOp::And => old & v,
+            AtomicOp::Or => old | v,
+            AtomicOp::Xor => old ^ v,
+            AtomicOp::Exchange => v,
+            AtomicOp::CompareExchange => {
+                if values.first() == Some(&old) {
+                    v
+                } else {
+                    old
+                }
+            }
+        }
+    }
 }
 
 /// Which memory a barrier orders.
@@ -371,6 +483,10 @@ pub enum EffectOp {
     EmitVertex(u8),
     /// Ends the current output strip of a vertex stream.
     EndPrimitive(u8),
+    /// Atomic read-modify-write of the `i32` at `[offset operand + access.offset]` in a storage
+    /// buffer or workgroup memory; operands: offset, then [`AtomicOp::value_operands`] `i32`s;
+    /// one `i32` result, the word's old value.
+    Atomic(AtomicOp, MemAccess),
 }
 
 /// Why an effect's operands or results do not fit it.
@@ -426,6 +542,9 @@ pub enum EffectTypeError {
     /// numeric value.
     #[error("a vertex input takes one i32 vertex index and has one numeric result")]
     VertexInput,
+    /// An atomic outside storage buffers and workgroup memory.
+    #[error("atomics work on storage buffers and workgroup memory only")]
+    AtomicSpace,
 }
 
 impl EffectOp {
@@ -449,6 +568,7 @@ impl EffectOp {
             EffectOp::VertexInput(_) => "vertex_input",
             EffectOp::EmitVertex(_) => "emit_vertex",
             EffectOp::EndPrimitive(_) => "end_primitive",
+            EffectOp::Atomic(..) => "atomic",
         }
     }
 
@@ -478,6 +598,7 @@ impl EffectOp {
                 | EffectOp::Demote
                 | EffectOp::EmitVertex(_)
                 | EffectOp::EndPrimitive(_)
+                | EffectOp::Atomic(..)
         )
     }
 
@@ -580,6 +701,13 @@ impl EffectOp {
                 expect_args(&[Type::I32])?;
                 let n = s.target.dim.size_components() + s.target.arrayed as usize;
                 expect_results(&vec![Type::I32; n])
+            }
+            EffectOp::Atomic(op, access) => {
+                if !access.space.is_writable() {
+                    return Err(E::AtomicSpace);
+                }
+                expect_args(&vec![Type::I32; 1 + op.value_operands()])?;
+                expect_results(&[Type::I32])
             }
         }
     }

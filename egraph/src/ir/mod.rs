@@ -29,9 +29,9 @@ pub use builder::Builder;
 pub use constant::{Const, ConstParseError};
 pub use custom::{CustomOp, CustomOpDef, OpRegistry};
 pub use effects::{
-    AddressSpace, Axis, BarrierKind, Binding, Builtin, DerivPrecision, EffectOp, EffectTypeError,
-    FetchOp, InputSlot, Interp, LodMode, MemAccess, OutputSlot, SampleOp, SampleOperands, SizeOp,
-    TexDim, TexTarget,
+    AddressSpace, AtomicOp, Axis, BarrierKind, Binding, Builtin, DerivPrecision, EffectOp,
+    EffectTypeError, FetchOp, InputSlot, Interp, LodMode, MemAccess, OutputSlot, SampleOp,
+    SampleOperands, SizeOp, TexDim, TexTarget,
 };
 pub use entities::{Block, Inst, Value};
 pub use function::{

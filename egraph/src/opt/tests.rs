@@ -350,6 +350,32 @@ fn common_subexpressions_are_shared_and_dead_code_removed() {
 }
 
 #[test]
+fn atomics_are_never_merged_reordered_or_dropped() {
+    // Two identical atomics with unused results, and a load between atomics to the same word:
+    // each is an effect with its own place, so all stay, in order.
+    let text = "
+function @a compute local_size(1, 1, 1) {
+block0:
+    v0:i32 = const 0
+    v1:i32 = const 1
+    v2:i32 = atomic add storage(0, 0) [v0], v1
+    v3:i32 = atomic add storage(0, 0) [v0], v1
+    v4:i32 = load storage(0, 0) [v0]
+    v5:i32 = atomic xchg storage(0, 0) [v0], v1
+    store storage(0, 1) [v0], v4
+    return
+}
+";
+    let f = crate::ir::parse_function(text, &crate::ir::OpRegistry::new()).expect("parses");
+    let out = opt(&f).func.to_string();
+    let add = out.find("atomic add").expect("first add kept");
+    let second = out[add + 1..].find("atomic add").expect("second add kept") + add + 1;
+    let load = out.find("= load").expect("load kept");
+    let xchg = out.find("atomic xchg").expect("exchange kept");
+    assert!(add < second && second < load && load < xchg, "{out}");
+}
+
+#[test]
 fn optimization_is_deterministic() {
     let f = synth::shader_like(800, 3);
     let a = opt(&f);

@@ -62,6 +62,7 @@ impl<'m> Lowerer<'m> {
                 )[0];
                 self.bind_components(inst, &[v])?;
             }
+            _ if self.lower_atomic(inst)? => {}
             _ if self.lower_image(inst)? => {}
             _ if self.lower_arith(inst)? => {}
             _ => return Err(inst.unsupported_instruction()),

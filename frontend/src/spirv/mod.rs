@@ -7,7 +7,7 @@
 //!       ─► cfg.rs         structured control flow: if (cfg.rs), loops (loops.rs), switches
 //!                         (switch.rs), inlined calls (calls.rs), merges (merge.rs, liveness.rs)
 //!       ─► instruction.rs one SPIR-V instruction: arith.rs, composite.rs, memory.rs, buffer.rs,
-//!                         io.rs, image.rs, glsl450/
+//!                         atomic.rs, io.rs, image.rs, glsl450/
 //!       ─► verify         a verified IR Function
 //! ```
 //!
@@ -53,7 +53,8 @@
 //!   outputs Position, PointSize, FragDepth. Other built-ins may be declared but not used.
 //!
 //! # Not supported (an error names the instruction)
-//! 64-bit and 8-bit types, atomics, storage images (`OpImageRead`/`Write`), gathers,
+//! 64-bit and 8-bit types, atomics on anything but 32-bit integers in storage buffers and
+//! workgroup memory (`atomic.rs` lists what is lifted), storage images (`OpImageRead`/`Write`), gathers,
 //! `OpImageQueryLod`/`Samples`, multisampled images, dynamic image offsets, arrays of
 //! descriptors, physical pointers and variable pointers, subgroup operations, geometry and
 //! tessellation stages, transform feedback, dual-source blending (`Index`), pointers or images
@@ -77,6 +78,7 @@
 //! [`InstFlags::RELAXED`]: agxc_egraph::ir::InstFlags::RELAXED
 
 mod arith;
+mod atomic;
 mod buffer;
 mod calls;
 mod cfg;

@@ -31,6 +31,11 @@
 //! - `local_size(..)` prints for a non-compute function too when it differs from the default,
 //!   and `shared(N)` for any stage when N > 0.
 //!
+//! Memory effects put the address in brackets after the space: `load SPACE [vA + OFF]`,
+//! `store SPACE [vA + OFF], vX, ...`, and the atomics name their operation first:
+//! `v5:i32 = atomic add storage(0, 1) [vA + 4], vX` or `atomic cmpxchg shared [vA], vCmp, vX`
+//! ([`AtomicOp`](crate::ir::AtomicOp) names).
+//!
 //! Columns in [`ParseError`] count characters (a tab is one column).
 //!
 //! Pipeline position: front-end tests, the optimizer's dumps and the `agxc` command line read

@@ -317,7 +317,10 @@ fn write_effect_attrs<'v>(
     args: &'v [Value],
 ) -> Result<&'v [Value], fmt::Error> {
     match *effect {
-        EffectOp::Load(access) | EffectOp::Store(access) => {
+        EffectOp::Load(access) | EffectOp::Store(access) | EffectOp::Atomic(_, access) => {
+            if let EffectOp::Atomic(op, _) = effect {
+                write!(f, " {}", op.name())?;
+            }
             write!(f, " {} [", syntax::space(access.space))?;
             let rest = match args.split_first() {
                 Some((addr, rest)) => {

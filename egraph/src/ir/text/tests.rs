@@ -293,6 +293,24 @@ fn undefined_value() {
 }
 
 #[test]
+fn unknown_atomic_operation() {
+    // `    v1:i32 = atomic ` is 20 characters: `fadd` starts at column 21.
+    let text =
+        format!("{HEAD}    v0:i32 = const 0\n    v1:i32 = atomic fadd storage(0, 0) [v0], v0\n");
+    assert_eq!(
+        error(&text),
+        (
+            4,
+            21,
+            ParseErrorKind::UnknownAttribute {
+                what: "atomic operation",
+                word: "fadd".into()
+            }
+        )
+    );
+}
+
+#[test]
 fn unknown_attributes() {
     let text = format!("{HEAD}    v0:i32 = builtin global_id.w\n");
     assert_eq!(

@@ -124,7 +124,9 @@ fn requirement(op: Op) -> Option<(String, Allowed)> {
             FRAGMENT,
         )),
         EffectOp::Barrier(BarrierKind::Workgroup) => named("barrier workgroup", COMPUTE),
-        EffectOp::Load(a) | EffectOp::Store(a) if a.space == AddressSpace::Workgroup => {
+        EffectOp::Load(a) | EffectOp::Store(a) | EffectOp::Atomic(_, a)
+            if a.space == AddressSpace::Workgroup =>
+        {
             Some(("workgroup-shared memory".into(), COMPUTE))
         }
         EffectOp::Builtin(b) => {
@@ -209,7 +211,7 @@ fn check_inst(func: &Function, inst: Inst, errors: &mut Errors) {
     }
     let Op::Effect(effect) = op else { return };
     match effect {
-        EffectOp::Load(a) | EffectOp::Store(a)
+        EffectOp::Load(a) | EffectOp::Store(a) | EffectOp::Atomic(_, a)
             if a.space == AddressSpace::Workgroup && func.shared_memory == 0 =>
         {
             errors.at_inst(inst, E::NoSharedMemory);

@@ -91,6 +91,14 @@ impl Kernel {
         self.b.constant_bit32(uint, v)
     }
 
+    /// A pointer to `in[index]`.
+    pub fn in_ptr(&mut self, index: Word) -> Word {
+        let zero = self.u32(0);
+        self.b
+            .access_chain(self.ptr_elem, None, self.inp, [zero, index])
+            .expect("chain")
+    }
+
     /// `in[index]` as a uint.
     pub fn load_in(&mut self, index: Word) -> Word {
         let zero = self.u32(0);

@@ -1,4 +1,5 @@
 //! Unit tests of the SPIR-V front end on modules built with `rspirv::dr::Builder`.
 
+mod atomics;
 mod kernel;
 mod lowering;

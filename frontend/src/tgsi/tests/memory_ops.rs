@@ -57,6 +57,47 @@ LOAD TEMP[4].x, MEMORY[0], TEMP[6].yyyy";
 }
 
 #[test]
+fn atomics_return_old_values_in_lane_order() {
+    // Lanes run an atomic one after another in ascending order. x = 10..13, y = 5, -3, 7, -1.
+    let decls = "DCL MEMORY[0], SHARED\nIMM[1] UINT32 {0, 4, 8, 60}";
+    let body = "ATOMUADD TEMP[4].x, MEMORY[0], IMM[1].xxxx, TEMP[0].xxxx
+ATOMCAS TEMP[4].y, MEMORY[0], IMM[1].yyyy, IMM[1].xxxx, TEMP[0].xxxx
+ATOMIMIN TEMP[4].z, MEMORY[0], IMM[1].zzzz, TEMP[0].yyyy
+ATOMUMAX TEMP[4].w, BUFFER[0], IMM[1].wwww, TEMP[0].xxxx
+BARRIER
+LOAD TEMP[5].xyz, MEMORY[0], IMM[1].xxxx
+LOAD TEMP[5].w, BUFFER[0], IMM[0].wwww";
+    let ys = [5, -3, 7, -1];
+    let inputs: Vec<_> = (0..4u32)
+        .map(|k| lane([10 + k, ys[k as usize] as u32, 0, 0]))
+        .collect();
+    let out = compute(decls, body, &inputs);
+    // add: running sums 0, 10, 21, 33 (total 46); cas: only lane 0 finds 0 and writes 10;
+    // imin: 0, min(0, 5) = 0, then -3 from lane 1 on; umax on lane 0's zeroed TEMP[3].w word
+    // (byte 60), read back by a `.w` load from byte 48, whose channel w is the word at 48 + 12.
+    let m3 = -3i32 as u32;
+    assert_eq!(out[0][0], [0, 0, 0, 0]);
+    assert_eq!(out[1][0], [10, 10, 0, 10]);
+    assert_eq!(out[2][0], [21, 10, m3, 11]);
+    assert_eq!(out[3][0], [33, 10, m3, 12]);
+    for o in &out {
+        assert_eq!(o[1], [46, 10, m3, 13]);
+    }
+}
+
+#[test]
+fn atomics_on_constant_buffers_are_refused() {
+    let text = "COMP
+DCL CONST[0][0]
+DCL TEMP[0]
+ATOMUADD TEMP[0].x, CONST[0], TEMP[0].xxxx, TEMP[0].xxxx
+END
+";
+    let err = crate::tgsi::lift(text, &LiftOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("read-only"), "{err}");
+}
+
+#[test]
 fn shared_memory_size_comes_from_the_options() {
     let text = compute_text(1, "DCL MEMORY[0], SHARED", "");
     let default = lift_ok(&text);

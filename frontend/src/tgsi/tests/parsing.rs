@@ -402,8 +402,8 @@ fn semantic_errors_of_the_lifter_say_where() {
         "3:1: ENDLOOP without a matching BGNLOOP"
     );
     assert_eq!(
-        lift_err("COMP\nDCL TEMP[0]\nDCL BUFFER[0]\nATOMUADD TEMP[0], BUFFER[0], TEMP[0], TEMP[0]\nEND\n").to_string(),
-        "4:1: ATOMUADD: atomic memory access (the graph IR has no atomic operations) is not supported"
+        lift_err("COMP\nDCL TEMP[0]\nDCL BUFFER[0]\nATOMFADD TEMP[0], BUFFER[0], TEMP[0], TEMP[0]\nEND\n").to_string(),
+        "4:1: ATOMFADD: f32 atomic add (the graph IR's atomics are 32-bit integer operations) is not supported"
     );
     assert_eq!(
         lift_err("COMP\nDCL TEMP[0]\nDADD TEMP[0], TEMP[0], TEMP[0]\nEND\n").to_string(),

@@ -4,8 +4,8 @@
 use super::Parser;
 use crate::ir::constant::Const;
 use crate::ir::effects::{
-    Axis, Binding, DerivPrecision, EffectOp, FetchOp, InputSlot, MemAccess, OutputSlot, SampleOp,
-    SizeOp,
+    AtomicOp, Axis, Binding, DerivPrecision, EffectOp, FetchOp, InputSlot, MemAccess, OutputSlot,
+    SampleOp, SizeOp,
 };
 use crate::ir::entities::{Block, Value};
 use crate::ir::function::{InstData, InstFlags, Op, ValueDef};
@@ -25,6 +25,7 @@ enum Mnemonic {
     Const,
     Load,
     Store,
+    Atomic,
     BufferSize,
     Barrier,
     Builtin,
@@ -144,6 +145,7 @@ impl<'a> Parser<'a, '_> {
             "const" => Mnemonic::Const,
             "load" => Mnemonic::Load,
             "store" => Mnemonic::Store,
+            "atomic" => Mnemonic::Atomic,
             "buffer_size" => Mnemonic::BufferSize,
             "barrier" => Mnemonic::Barrier,
             "builtin" => Mnemonic::Builtin,
@@ -212,6 +214,17 @@ impl<'a> Parser<'a, '_> {
                     EffectOp::Store(access)
                 };
                 return Ok((Op::Effect(op), args));
+            }
+            Mnemonic::Atomic => {
+                // `atomic OP SPACE [ADDR + OFFSET], VALUES`
+                let (w, wpos) = self.word("an atomic operation (`add`, `cmpxchg`, ...)")?;
+                let op =
+                    AtomicOp::from_name(w).ok_or_else(|| unknown(wpos, "atomic operation", w))?;
+                let (access, addr) = self.address()?;
+                self.expect_punct(',', "`,` and the atomic's values")?;
+                let mut args = vec![addr];
+                args.extend(self.operands()?);
+                return Ok((Op::Effect(EffectOp::Atomic(op, access)), args));
             }
             Mnemonic::BufferSize => EffectOp::BufferSize(self.binding()?),
             Mnemonic::Barrier => {

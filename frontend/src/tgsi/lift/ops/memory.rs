@@ -1,14 +1,21 @@
-//! `LOAD`, `STORE` and `RESQ` on buffers, shared memory and constant buffers.
+//! `LOAD`, `STORE`, `RESQ` and the integer atomics (`ATOMUADD`, `ATOMCAS`, ...) on buffers,
+//! shared memory and constant buffers.
 //!
 //! Addresses are byte offsets (`src.x` read as an integer). Channel `c` of the destination
 //! (or of the stored value) is the 32-bit word at `address + 4 * c`, for the channels of the
 //! write mask; each contiguous run of channels becomes one multi-value load or store.
+//!
+//! An atomic works on the one word at the address, as Gallium defines them (Mesa
+//! `docs/gallium/tgsi.rst`, "ATOMUADD" to "ATOMIMAX": `dst_x = resource[offset]`, the operation
+//! takes `src_x` of the value operands): `ATOMxxx dst, RES, address, value`, or
+//! `ATOMCAS dst, RES, address, cmp, value`. The old value goes to every
+//! written channel of the destination.
 
 use super::super::{Lifter, Want};
 use crate::tgsi::ast::RegFile;
 use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::opcode::Opcode;
-use agxc_egraph::ir::{AddressSpace, EffectOp, MemAccess, Type};
+use agxc_egraph::ir::{AddressSpace, AtomicOp, EffectOp, MemAccess, Type};
 
 /// The runs of consecutive set bits of a 4-bit mask, as (first, count).
 fn runs(mask: u8) -> Vec<(u8, u8)> {
@@ -29,6 +36,43 @@ fn runs(mask: u8) -> Vec<(u8, u8)> {
 }
 
 impl Lifter<'_, '_> {
+    /// `ATOMUADD` ... `ATOMIMAX` and `ATOMCAS` on a `BUFFER` or `MEMORY`.
+    pub(super) fn atomic_op(&mut self, op: Opcode) -> Result<()> {
+        let atomic = match op {
+            Opcode::ATOMUADD => AtomicOp::Add,
+            Opcode::ATOMXCHG => AtomicOp::Exchange,
+            Opcode::ATOMCAS => AtomicOp::CompareExchange,
+            Opcode::ATOMAND => AtomicOp::And,
+            Opcode::ATOMOR => AtomicOp::Or,
+            Opcode::ATOMXOR => AtomicOp::Xor,
+            Opcode::ATOMUMIN => AtomicOp::UMin,
+            Opcode::ATOMUMAX => AtomicOp::UMax,
+            Opcode::ATOMIMIN => AtomicOp::SMin,
+            Opcode::ATOMIMAX => AtomicOp::SMax,
+            _ => return Err(self.unsupported("this atomic operation")),
+        };
+        let res = self.src(0)?;
+        if res.reg.index.indirect.is_some() {
+            return Err(self.unsupported("an indirectly indexed resource"));
+        }
+        if res.reg.file == RegFile::Const {
+            return Err(TgsiError::invalid(
+                res.reg.pos,
+                "constant buffers are read-only",
+            ));
+        }
+        let space = self.resource(res.reg.file, res.reg.index.offset, res.reg.pos)?;
+        let mut args = vec![self.fetch(1, 0, Want::I32)?];
+        for k in 0..atomic.value_operands() {
+            args.push(self.fetch(2 + k, 0, Want::I32)?);
+        }
+        let access = MemAccess { space, offset: 0 };
+        let old = self
+            .b
+            .effect(EffectOp::Atomic(atomic, access), &args, &[Type::I32])[0];
+        self.store(0, [Some(old); 4])
+    }
+
     fn resource(
         &mut self,
         file: RegFile,

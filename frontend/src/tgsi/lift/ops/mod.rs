@@ -45,6 +45,8 @@ impl Lifter<'_, '_> {
             | SAMPLE | SAMPLE_B | SAMPLE_L | SAMPLE_C | SAMPLE_C_LZ | SAMPLE_D | SAMPLE_I
             | SVIEWINFO => self.texture_op(op),
             LOAD | STORE | RESQ => self.memory_op(op),
+            ATOMUADD | ATOMXCHG | ATOMCAS | ATOMAND | ATOMOR | ATOMXOR | ATOMUMIN | ATOMUMAX
+            | ATOMIMIN | ATOMIMAX => self.atomic_op(op),
             EMIT | ENDPRIM => self.geometry_op(op),
             _ => Err(self.unsupported(why_unsupported(op))),
         }
@@ -135,9 +137,9 @@ impl Lifter<'_, '_> {
 fn why_unsupported(op: Opcode) -> &'static str {
     use Opcode::*;
     match op {
-        ATOMUADD | ATOMXCHG | ATOMCAS | ATOMAND | ATOMOR | ATOMXOR | ATOMUMIN | ATOMUMAX
-        | ATOMIMIN | ATOMIMAX | ATOMFADD | ATOMINC_WRAP | ATOMDEC_WRAP => {
-            "atomic memory access (the graph IR has no atomic operations)"
+        ATOMFADD => "f32 atomic add (the graph IR's atomics are 32-bit integer operations)",
+        ATOMINC_WRAP | ATOMDEC_WRAP => {
+            "wrapping atomic increment and decrement (the graph IR has no such atomic)"
         }
         TG4 | GATHER4 => "texture gather (the graph IR has no gather operation)",
         LODQ => "LOD queries (the graph IR has no LOD query)",
