@@ -102,10 +102,14 @@ fn unsupported_instruction_atomic() {
 }
 
 #[test]
-fn unsupported_instruction_gather() {
-    check("gather", "OpImageGather", 0x1e0, Some("main"), |e| {
-        matches!(e, SpirvError::UnsupportedInstruction { .. })
-    });
+fn invalid_gather_component() {
+    check(
+        "gather",
+        "OpImageGather",
+        0x1e0,
+        Some("main"),
+        |e| matches!(e, SpirvError::Invalid { detail, .. } if detail.contains("component")),
+    );
 }
 
 #[test]

@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 
 /// Shaders that cannot lift, and a fragment of the error each must give.
 const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    // The IR has no atomic operations and no gather.
+    // The IR has no atomic operations.
     ("gen/shared_atomics/shader.tgsi", "atomic memory access"),
     ("gen/ssbo_atomics/shader.tgsi", "atomic memory access"),
-    ("gen/frag_texture_gather/shader.tgsi", "texture gather"),
 ];
 
 fn corpus() -> PathBuf {

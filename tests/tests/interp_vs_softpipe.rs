@@ -36,11 +36,6 @@ const KNOWN_DIFFERENCES: &[KnownDifference] = &[
         reason: "missing feature: the graph IR has no atomic operations (ATOMUADD is rejected)",
     },
     KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: the graph IR has no gather operation (TG4 is rejected)",
-    },
-    KnownDifference {
         case: "comp_texture_lod",
         // texelFetch on odd invocations (level 1): 32 texels x 4 channels, one channel equal.
         allowance: Allowance::Elements(127),

@@ -79,6 +79,9 @@ impl Isel<'_> {
         args: &[Value],
         results: &[Value],
     ) -> Result<(), BackendError> {
+        if s.is_gather() {
+            return Err(self.unsupported("texture gather"));
+        }
         let dim = self.tex_dim(s.target)?;
         let ops = s.operands(args);
         let q = match ops.proj {
@@ -136,6 +139,7 @@ impl Isel<'_> {
                     }
                 }
             }
+            (LodMode::Gather(_), _) => return Err(self.internal("a gather reached LOD selection")),
             (LodMode::Grad, m) => {
                 let mut g = Vec::new();
                 for (&dx, &dy) in ops.ddx.iter().zip(ops.ddy) {

@@ -124,6 +124,9 @@ pub const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::SampledCubeArray,
     Capability::ImageCubeArray,
     Capability::MinLod,
+    // Gather offsets: constant ones are lifted; an `Offset` that does not fold is rejected
+    // where it happens.
+    Capability::ImageGatherExtended,
     Capability::DemoteToHelperInvocation,
     Capability::ShaderNonUniform,
     Capability::VulkanMemoryModel,

@@ -82,8 +82,9 @@
 //!   `PK4B`, `PK4UB`, `UP2US`, `UP4B`, `UP4UB`); the texture, control-flow and
 //!   subroutine opcodes; Mesa's integer, bitwise, conversion, comparison, bitfield,
 //!   derivative, memory (`LOAD`, `STORE`, `RESQ`, `MEMBAR`, `BARRIER`), `DEMOTE`,
-//!   `READ_HELPER`, `PK2H`/`UP2H`, `LDEXP`, `FMA` and `SAMPLE*` opcodes.
-//! - Not lifted, with an error naming the opcode: atomics, texture gather (`TG4`), `LODQ`,
+//!   `READ_HELPER`, `PK2H`/`UP2H`, `LDEXP`, `FMA`, `TG4` (not for shadow targets) and
+//!   `SAMPLE*` opcodes.
+//! - Not lifted, with an error naming the opcode: atomics, `GATHER4`, `LODQ`,
 //!   images, multisampling, subgroup operations, `INTERP_OFFSET`, 64-bit arithmetic, `SWITCH`
 //!   (Mesa lowers switches before TGSI), `EMIT`/`ENDPRIM` outside geometry shaders, and a
 //!   vertex stream that is not an immediate.
