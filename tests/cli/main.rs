@@ -330,3 +330,19 @@ fn errors_are_one_line() {
         );
     }
 }
+
+#[test]
+fn the_backend_refuses_geometry_and_gathers_by_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let geometry = root.join("frontend/tests/data/geometry/expand.spv");
+    let gather = root.join("tests/corpus/spirv/frag_texture_gather/shader.spv");
+    for (path, needle) in [(geometry, "the geometry stage"), (gather, "texture gather")] {
+        let o = agxc(&["compile", path.to_str().unwrap()]);
+        assert!(!o.status.success(), "{}", path.display());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(needle) && stderr.contains("not supported by the G13 backend"),
+            "{stderr}"
+        );
+    }
+}

@@ -63,6 +63,7 @@ impl<'m> Lowerer<'m> {
                 self.bind_components(inst, &[v])?;
             }
             _ if self.lower_image(inst)? => {}
+            _ if self.lower_geometry_inst(inst)? => {}
             _ if self.lower_arith(inst)? => {}
             _ => return Err(inst.unsupported_instruction()),
         }
