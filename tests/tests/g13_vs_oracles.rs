@@ -92,52 +92,18 @@ struct G13Difference {
 const BOTH: &[OptLevel] = &OptLevel::ALL;
 
 /// G13-specific differences from lavapipe (backend bugs, with a minimal repro in the reason).
-const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[G13Difference {
-    levels: BOTH,
-    known: KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: instruction selection refuses texture gather (see \
-                 TGSI_G13_VS_ORACLE)",
-    },
-}];
+const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[];
 
 /// As [`SPIRV_G13_VS_ORACLE`], for softpipe.
-const TGSI_G13_VS_ORACLE: &[G13Difference] = &[G13Difference {
-    levels: BOTH,
-    known: KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: instruction selection refuses texture gather (the IR, \
-                 interpreter and front ends have it; the G13's texture_sample gather mode is \
-                 not selected yet)",
-    },
-}];
+const TGSI_G13_VS_ORACLE: &[G13Difference] = &[];
 
 /// SPIR-V cases where the G13 may differ from the interpreter's model of it. A case the
 /// interpreter cannot run (it reports an error) appears here too: there is nothing to compare
 /// against.
-const SPIRV_G13_VS_INTERP: &[G13Difference] = &[G13Difference {
-    levels: BOTH,
-    known: KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: instruction selection refuses texture gather (see \
-                 TGSI_G13_VS_ORACLE)",
-    },
-}];
+const SPIRV_G13_VS_INTERP: &[G13Difference] = &[];
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
 const TGSI_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "frag_texture_gather",
-            allowance: Allowance::AnyFailure,
-            reason: "missing feature: instruction selection refuses texture gather (see \
-                     TGSI_G13_VS_ORACLE)",
-        },
-    },
     G13Difference {
         levels: BOTH,
         known: KnownDifference {
