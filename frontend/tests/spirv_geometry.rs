@@ -2,6 +2,10 @@
 //! `glslangValidator -V -S geom X.geom -o X.spv`) lifted and run with the reference
 //! interpreter's `run_geometry` on hand-given input vertices. The expected vertices are worked
 //! out by hand from each shader's GLSL; the inputs make every sum and product exact in f32.
+//!
+//! `expand.tgsi` is the TGSI softpipe (Mesa 22.3.6) made of the same shader in its GL form
+//! (`expand_gl.geom`, dumped with `SOFTPIPE_DEBUG=gs` while linking it with a pass-through
+//! vertex and fragment shader): the two front ends' lifts must run to the same vertices.
 
 use agxc_egraph::interp::{run_geometry, GeometryVertex, Limits, Resources, Strip};
 use agxc_egraph::ir::{InputPrimitive, OutputPrimitive, OutputSlot};
@@ -18,6 +22,19 @@ fn lift_geometry(name: &str) -> agxc_egraph::ir::Function {
 
 fn scale(a: [f32; 4], k: f32) -> [f32; 4] {
     a.map(|x| x * k)
+}
+
+/// Two triangles: positions `p[prim][k]`, location 0 `c[prim][k]`.
+fn two_triangles(p: [[[f32; 4]; 3]; 2], c: [[[f32; 4]; 3]; 2]) -> Vec<GeometryVertex> {
+    (0..2)
+        .flat_map(|prim| {
+            (0..3).map(move |k| {
+                GeometryVertex::new()
+                    .with_position(p[prim][k])
+                    .with_location(0, c[prim][k])
+            })
+        })
+        .collect()
 }
 
 #[test]
@@ -58,16 +75,13 @@ fn expand_moves_each_triangle_per_invocation() {
             [-1.0, -2.0, -3.0, -4.0],
         ],
     ];
-    let input: Vec<GeometryVertex> = (0..2)
-        .flat_map(|prim| {
-            (0..3).map(move |k| {
-                GeometryVertex::new()
-                    .with_position(p[prim][k])
-                    .with_location(0, c[prim][k])
-            })
-        })
-        .collect();
-    let out = run_geometry(&func, &Resources::new(), &input, &Limits::default()).unwrap();
+    let out = run_geometry(
+        &func,
+        &Resources::new(),
+        &two_triangles(p, c),
+        &Limits::default(),
+    )
+    .unwrap();
     // Per primitive, then invocation: gl_Position = P + (invocation, 0, 0, 0) and
     // ocolor = C * (primitive + 1), for the three vertices in order, one strip.
     let mut expected = Vec::new();
@@ -136,4 +150,47 @@ fn clip_distance_inputs_are_refused_where_read() {
         msg.contains("OpLoad") && msg.contains("gl_PerVertex"),
         "{msg}"
     );
+}
+
+#[test]
+fn softpipe_tgsi_of_the_same_shader_runs_to_the_same_vertices() {
+    let spirv = lift_geometry("expand");
+    let path = format!(
+        "{}/tests/data/geometry/expand.tgsi",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tgsi = agxc_frontend::tgsi::lift(&text, &agxc_frontend::tgsi::LiftOptions::default())
+        .unwrap_or_else(|e| panic!("expand.tgsi: {e}"));
+    assert_eq!(spirv.stage, tgsi.stage);
+    // Inputs whose products and sums are exact, with negative and fractional values.
+    let p = [
+        [
+            [0.25, -0.5, 0.0, 1.0],
+            [1.5, 0.0, 0.5, 1.0],
+            [-2.0, 1.0, 0.25, 1.0],
+        ],
+        [
+            [3.0, 3.0, 0.0, 1.0],
+            [-0.5, -1.0, 0.125, 1.0],
+            [-1.0, -0.5, 0.75, 1.0],
+        ],
+    ];
+    let c = [
+        [
+            [0.5, -2.0, 3.0, 4.0],
+            [5.0, 6.0, -7.0, 8.0],
+            [9.0, 10.0, 11.0, -12.0],
+        ],
+        [
+            [0.5, 0.25, 0.125, 1.0],
+            [2.0, 4.0, 8.0, 16.0],
+            [-1.0, -2.0, -3.0, -4.0],
+        ],
+    ];
+    let input = two_triangles(p, c);
+    let run = |f| run_geometry(f, &Resources::new(), &input, &Limits::default()).unwrap();
+    let (a, b) = (run(&spirv), run(&tgsi));
+    assert_eq!(a.strips.len(), 4);
+    assert_eq!(a.strips, b.strips);
 }
