@@ -702,6 +702,7 @@ mod tests {
                 extra: None,
                 mask: 1,
                 slot: 0,
+                gather: None,
             }));
             m.op(Instr::Fadd {
                 prec: Precision::F32,

@@ -235,6 +235,10 @@ fn effect_forms() -> Vec<Form> {
         LodMode::Bias,
         LodMode::Explicit,
         LodMode::Grad,
+        LodMode::Gather(0),
+        LodMode::Gather(1),
+        LodMode::Gather(2),
+        LodMode::Gather(3),
     ] {
         forms.push((
             "sample lod",

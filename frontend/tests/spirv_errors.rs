@@ -86,11 +86,22 @@ fn unsupported_extension() {
 #[test]
 fn unsupported_execution_model() {
     check(
+        "tessellation",
+        "OpEntryPoint",
+        0x40,
+        None,
+        |e| matches!(e, SpirvError::Unsupported { what, .. } if what.contains("TessellationEvaluation")),
+    );
+}
+
+#[test]
+fn geometry_without_output_primitive() {
+    check(
         "geometry",
         "OpEntryPoint",
         0x40,
         None,
-        |e| matches!(e, SpirvError::Unsupported { what, .. } if what.contains("Geometry")),
+        |e| matches!(e, SpirvError::Invalid { detail, .. } if detail.contains("output primitive")),
     );
 }
 
@@ -121,10 +132,14 @@ fn atomic_on_a_storage_buffer_lifts() {
 }
 
 #[test]
-fn unsupported_instruction_gather() {
-    check("gather", "OpImageGather", 0x1e0, Some("main"), |e| {
-        matches!(e, SpirvError::UnsupportedInstruction { .. })
-    });
+fn invalid_gather_component() {
+    check(
+        "gather",
+        "OpImageGather",
+        0x1e0,
+        Some("main"),
+        |e| matches!(e, SpirvError::Invalid { detail, .. } if detail.contains("component")),
+    );
 }
 
 #[test]

@@ -17,10 +17,7 @@ use std::path::{Path, PathBuf};
 const MIN_SHADERS: usize = 160;
 
 /// Shaders that cannot lift, and a fragment of the error each must give.
-const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[
-    // The IR has no gather.
-    ("gen/frag_texture_gather/shader.tgsi", "texture gather"),
-];
+const EXPECTED_UNSUPPORTED: &[(&str, &str)] = &[];
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/tgsi")

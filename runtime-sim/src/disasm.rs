@@ -420,6 +420,9 @@ impl Display for Decoded {
                 if t.offset {
                     write!(f, ", offset r{extra}")?;
                 }
+                if let Some(c) = t.gather {
+                    write!(f, ", gather {}", ["r", "g", "b", "a"][usize::from(c & 3)])?;
+                }
                 write!(f, ", {:#06b}, slot {}", t.mask, t.slot)
             }
             Inst::SampleMask { target, mask } => write!(f, "{m} {target}, {mask}"),

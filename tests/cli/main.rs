@@ -330,3 +330,25 @@ fn errors_are_one_line() {
         );
     }
 }
+
+#[test]
+fn geometry_is_refused_by_name_and_gathers_compile() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let geometry = root.join("frontend/tests/data/geometry/expand.spv");
+    let o = agxc(&["compile", geometry.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("the geometry stage")
+            && stderr.contains("not supported by the G13 backend"),
+        "{stderr}"
+    );
+    // textureGather(tex, uv, 1), textureGatherOffset(.., 3) and a depth-compare gather.
+    let gather = root.join("tests/corpus/spirv/frag_texture_gather/shader.spv");
+    let o = agxc(&["compile", "--emit", "asm", gather.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let asm = String::from_utf8_lossy(&o.stdout);
+    for word in ["gather g", "gather a", "compare"] {
+        assert!(asm.contains(word), "no `{word}` in\n{asm}");
+    }
+}

@@ -33,11 +33,6 @@ const SPIRV_ORACLE: &[KnownDifference] = &[KnownDifference {
 /// As in `interp_vs_softpipe.rs`.
 const TGSI_ORACLE: &[KnownDifference] = &[
     KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: the graph IR has no gather (TG4 is rejected)",
-    },
-    KnownDifference {
         case: "comp_texture_lod",
         allowance: Allowance::Elements(127),
         reason: "oracle: softpipe's TXF takes the quad's first lane's LOD (see \
@@ -170,14 +165,6 @@ const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
 const TGSI_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "frag_texture_gather",
-            allowance: Allowance::AnyFailure,
-            reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
-        },
-    },
     G13Difference {
         levels: BOTH,
         known: KnownDifference {

@@ -25,11 +25,6 @@ use agxc_tests::run::{
 /// fails the test, so the list cannot go stale.
 const KNOWN_DIFFERENCES: &[KnownDifference] = &[
     KnownDifference {
-        case: "frag_texture_gather",
-        allowance: Allowance::AnyFailure,
-        reason: "missing feature: the graph IR has no gather operation (TG4 is rejected)",
-    },
-    KnownDifference {
         case: "comp_texture_lod",
         // texelFetch on odd invocations (level 1): 32 texels x 4 channels, one channel equal.
         allowance: Allowance::Elements(127),

@@ -447,6 +447,7 @@ mod tests {
             }),
             mask: 0b1111,
             slot: 0,
+            gather: None,
         });
         assert_eq!(tex.defs().map(|r| r.reg.0).collect::<Vec<_>>(), vec![10]);
         assert_eq!(

@@ -214,6 +214,9 @@ fn texture<R: AsmReg>(f: &mut Formatter<'_>, m: &str, t: &TexOp<R>) -> fmt::Resu
             write!(f, ", offset {}", Nth32(&e.regs, u32::from(e.compare)))?;
         }
     }
+    if let Some(c) = t.gather {
+        write!(f, ", gather {}", ["r", "g", "b", "a"][usize::from(c & 3)])?;
+    }
     write!(f, ", {:#06b}, slot {}", t.mask, t.slot)
 }
 

@@ -745,5 +745,6 @@ fn map_tex<R, S>(t: TexOp<R>, f: &mut impl FnMut(R) -> S) -> TexOp<S> {
         extra,
         mask: t.mask,
         slot: t.slot,
+        gather: t.gather,
     }
 }

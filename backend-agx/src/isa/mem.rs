@@ -416,4 +416,7 @@ pub struct TexOp<R> {
     pub mask: u8,
     /// Wait slot (0 or 1) of the result.
     pub slot: u8,
+    /// Gather this component (0 red .. 3 alpha) of the four texels of the bilinear footprint
+    /// at the base level instead of filtering (`texture_sample` of 2D and cube textures).
+    pub gather: Option<u8>,
 }

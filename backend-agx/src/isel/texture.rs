@@ -10,6 +10,12 @@
 //! | bias | 5 bias (13 with min_lod) | `bias[, min]` |
 //! | explicit | 6 LOD (min_lod: `max(lod, min)`) | `lod` |
 //! | grad | 4 gradient (12 with min_lod) | `dx.x, dy.x, dx.y, dy.y[, dx.z, dy.z][, min]` |
+//! | gather_c | 0 auto, gather field `c` | none |
+//!
+//! A gather is `texture_sample` with its gather field set (Mesa's `agx_opcodes.py` `gather`
+//! enum, packed at bit 23 of the extension word by `agx_pack.c`): the four texels of the
+//! bilinear footprint at the base level, one component each, so no LOD operand; a shadow
+//! gather returns four comparison results.
 //!
 //! Coordinates (and the array layer) go to consecutive 32-bit registers as f32; projective
 //! samples divide the coordinates and the depth reference by `q` first. The depth reference
@@ -136,6 +142,8 @@ impl Isel<'_> {
                     }
                 }
             }
+            // A gather reads the base level whatever the mode; automatic needs no operand.
+            (LodMode::Gather(_), _) => Lod::Auto,
             (LodMode::Grad, m) => {
                 let mut g = Vec::new();
                 for (&dx, &dy) in ops.ddx.iter().zip(ops.ddy) {
@@ -200,6 +208,10 @@ impl Isel<'_> {
             extra,
             mask: ((1u32 << results.len()) - 1) as u8,
             slot: 0,
+            gather: match s.lod {
+                LodMode::Gather(component) => Some(component),
+                _ => None,
+            },
         }));
         self.define_results(dst, results);
         Ok(())
@@ -240,6 +252,7 @@ impl Isel<'_> {
             extra: None,
             mask: ((1u32 << results.len()) - 1) as u8,
             slot: 0,
+            gather: None,
         }));
         self.define_results(dst, results);
         Ok(())

@@ -121,6 +121,11 @@
 //!     anything out of range (coordinate, layer, level) reads (0, 0, 0, 0).
 //! 11. Size queries at level `l` report `max(1, extent >> l)` per axis plus the layer count for
 //!     arrays (zeros for a level outside the chain); the level query reports the level count.
+//! 12. Gather reads the four texels a linear filter would at level 0 (whatever the sampler's
+//!     filters, mip mode and LOD settings), wrapped (rule 7; cube faces clamp-to-edge) and
+//!     offset (rule 6) as sampling does, and returns the requested component of
+//!     `(i0, j1), (i1, j1), (i1, j0), (i0, j0)`; a shadow gather returns the four comparison
+//!     results (rule 9, unfiltered).
 //!
 //! Formats: RGBA8 unorm (`c / 255`), RGBA16F, RGBA32F, R32F (read as `(r, 0, 0, 1)`). Texture
 //! memory holds level 0, then 1, ...; each level its slices (array layers, a cube map 6 faces

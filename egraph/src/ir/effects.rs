@@ -370,6 +370,13 @@ pub enum LodMode {
     Explicit,
     /// From explicit gradient operands.
     Grad,
+    /// No filtered sample: the four texels of the bilinear footprint at the base level (LOD
+    /// 0, whatever the sampler's filters say), each giving the named component (0 to 3, red
+    /// to alpha; a shadow gather gives the comparison results). The results are the texels
+    /// (i0, j1), (i1, j1), (i1, j0), (i0, j0) in that order, as the Vulkan specification's
+    /// "Texel Gathering" section numbers them. 2D and cube targets only, no projector or
+    /// minimum LOD.
+    Gather(u8),
 }
 
 /// A filtered texture sample.
@@ -400,6 +407,32 @@ pub struct SampleOp {
 }
 
 impl SampleOp {
+    /// True for a texture gather ([`LodMode::Gather`]).
+    pub fn is_gather(&self) -> bool {
+        matches!(self.lod, LodMode::Gather(_))
+    }
+
+    /// Why this gather's attributes do not fit together, if they do not (`None` for every
+    /// other sample).
+    pub fn gather_misfit(&self) -> Option<&'static str> {
+        let LodMode::Gather(component) = self.lod else {
+            return None;
+        };
+        Some(if !matches!(self.target.dim, TexDim::D2 | TexDim::Cube) {
+            "a gather needs a 2D or cube target"
+        } else if component > 3 {
+            "a gather's component is 0 to 3"
+        } else if self.shadow && component != 0 {
+            "a shadow gather gathers component 0 (the comparison result)"
+        } else if self.proj || self.min_lod {
+            "a gather takes no projector or minimum LOD"
+        } else if self.target.dim == TexDim::Cube && self.offset != [0; 3] {
+            "a cube-map gather takes no offset"
+        } else {
+            return None;
+        })
+    }
+
     /// Number of operands this sample takes.
     pub fn arity(&self) -> usize {
         let n = self.target.dim.coords();
@@ -413,7 +446,7 @@ impl SampleOp {
 
     /// Number of results.
     pub fn result_count(&self) -> usize {
-        if self.shadow {
+        if self.shadow && !self.is_gather() {
             1
         } else {
             4
@@ -529,6 +562,9 @@ pub enum EffectTypeError {
     /// A sample's operands are not the given number of floats.
     #[error("a sample takes {0} float operands")]
     SampleOperands(usize),
+    /// A gather whose attributes do not fit together (see [`LodMode::Gather`]).
+    #[error("{0}")]
+    Gather(&'static str),
     /// A sample's results are not the given number of floats.
     #[error("a sample has {0} float results")]
     SampleResults(usize),
@@ -678,6 +714,9 @@ impl EffectOp {
                 _ => Err(E::Derivative),
             },
             EffectOp::Sample(s) => {
+                if let Some(why) = s.gather_misfit() {
+                    return Err(E::Gather(why));
+                }
                 if args.len() != s.arity() || args.iter().any(|t| !t.is_float()) {
                     return Err(E::SampleOperands(s.arity()));
                 }

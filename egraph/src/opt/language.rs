@@ -256,6 +256,11 @@ impl fmt::Display for SampleLabel {
             LodMode::Bias => "bias",
             LodMode::Explicit => "explicit",
             LodMode::Grad => "grad",
+            LodMode::Gather(0) => "gather_x",
+            LodMode::Gather(1) => "gather_y",
+            LodMode::Gather(2) => "gather_z",
+            LodMode::Gather(3) => "gather_w",
+            LodMode::Gather(_) => "gather_invalid",
         };
         write!(
             f,

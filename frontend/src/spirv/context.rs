@@ -64,6 +64,8 @@ pub(crate) struct Lowerer<'m> {
     pub input_cache: HashMap<EffectOp, Value>,
     /// The value of each Input variable read so far.
     pub input_aggs: HashMap<Id, Agg>,
+    /// Per-vertex geometry inputs' block members without an IR slot: (variable, member).
+    pub unreadable_inputs: std::collections::HashSet<(Id, u32)>,
     /// The Output scalars written at the entry point's returns.
     pub outputs: Vec<OutputVar>,
     /// Flags of the SPIR-V instruction being lifted, put on the pure operations it becomes.
@@ -123,6 +125,7 @@ impl<'m> Lowerer<'m> {
             const_agg_cache: HashMap::new(),
             input_cache: HashMap::new(),
             input_aggs: HashMap::new(),
+            unreadable_inputs: std::collections::HashSet::new(),
             outputs: Vec::new(),
             flags: InstFlags::NONE,
             env: Env::default(),
@@ -171,24 +174,29 @@ impl<'m> Lowerer<'m> {
     /// Drops prologue constants and invariant reads nothing uses (a vector built-in whose other
     /// components are never read, zeros made for paths that merge nothing, ...).
     pub fn prune_prologue(&mut self) {
-        let mut used = std::collections::HashSet::new();
-        let func = &self.func;
-        func.for_each_inst(|_, i| used.extend(func.inst(i).args.iter().copied()));
-        let entry = self.func.entry;
-        let insts = std::mem::take(&mut self.func.blocks[entry].insts);
-        let kept = insts
-            .into_iter()
-            .filter(|&i| {
-                let data = &self.func.insts[i];
-                let removable = match data.op {
-                    Op::Const(_) => true,
-                    Op::Effect(e) => e.is_invariant_read(),
-                    _ => false,
-                };
-                !removable || data.results.iter().any(|r| used.contains(r))
-            })
-            .collect();
-        self.func.blocks[entry].insts = kept;
+        // Twice: a geometry shader's unused `vertex_input`s go first, then the vertex
+        // constants only they used.
+        for _ in 0..2 {
+            let mut used = std::collections::HashSet::new();
+            let func = &self.func;
+            func.for_each_inst(|_, i| used.extend(func.inst(i).args.iter().copied()));
+            let entry = self.func.entry;
+            let insts = std::mem::take(&mut self.func.blocks[entry].insts);
+            let kept = insts
+                .into_iter()
+                .filter(|&i| {
+                    let data = &self.func.insts[i];
+                    let removable = match data.op {
+                        Op::Const(_) => true,
+                        Op::Effect(EffectOp::VertexInput(_)) => true,
+                        Op::Effect(e) => e.is_invariant_read(),
+                        _ => false,
+                    };
+                    !removable || data.results.iter().any(|r| used.contains(r))
+                })
+                .collect();
+            self.func.blocks[entry].insts = kept;
+        }
     }
 
     /// A constant (one per distinct constant, in the prologue).

@@ -59,6 +59,7 @@ fn support(d: Decoration) -> Support {
         | D::NoPerspective
         | D::Flat
         | D::Location
+        | D::Stream
         | D::Component
         | D::Binding
         | D::DescriptorSet

@@ -5,6 +5,7 @@ use super::cfg::Flow;
 use super::context::Lowerer;
 use super::decorations::Decorations;
 use super::error::SpirvError;
+use super::geometry::{geometry_modes, is_geometry_mode};
 use super::module::{decode, Id, Inst, Module};
 use super::{LiftOptions, SUPPORTED_CAPABILITIES, SUPPORTED_EXTENSIONS};
 use agxc_egraph::ir::{verify, ExecutionModes, Function, Stage};
@@ -117,6 +118,9 @@ fn choose_entry<'m>(m: &'m Module, options: &LiftOptions) -> Result<Entry<'m>, S
         Some(Operand::ExecutionModel(ExecutionModel::GLCompute)) => Stage::Compute,
         Some(Operand::ExecutionModel(ExecutionModel::Fragment)) => Stage::Fragment,
         Some(Operand::ExecutionModel(ExecutionModel::Vertex)) => Stage::Vertex,
+        Some(Operand::ExecutionModel(ExecutionModel::Geometry)) => {
+            Stage::Geometry(geometry_modes(m, inst.id(1)?, inst)?)
+        }
         Some(Operand::ExecutionModel(other)) => {
             return Err(inst.unsupported(format!("execution model {other:?}")))
         }
@@ -187,6 +191,8 @@ impl<'m> Lowerer<'m> {
                 | ExecutionMode::DepthLess
                 | ExecutionMode::DepthUnchanged
                 | ExecutionMode::LocalSizeHint => {}
+                // Read into the stage by `geometry_modes`.
+                mode if self.stage.geometry().is_some() && is_geometry_mode(*mode) => {}
                 other => return Err(inst.unsupported(format!("execution mode {other:?}"))),
             }
         }

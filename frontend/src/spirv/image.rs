@@ -3,11 +3,14 @@
 //! Images and samplers are resolved to their descriptor bindings at compile time
 //! ([`Handle`]); `OpSampledImage` pairs them and `OpImage` takes the image back. Supported:
 //! `OpImageSample{Implicit,Explicit}Lod`, their `Dref` and `Proj` forms (operands `Bias`, `Lod`,
-//! `Grad`, `ConstOffset`, `MinLod`), `OpImageFetch` (`Lod`, `ConstOffset`),
+//! `Grad`, `ConstOffset`, `MinLod`), `OpImageGather` and `OpImageDrefGather` (`ConstOffset`,
+//! and `ConstOffsets` as four gathers that each keep their (i0, j0) texel, as the SPIR-V
+//! specification describes the operand), `OpImageFetch` (`Lod`, `ConstOffset`),
 //! `OpImageQuerySize`, `OpImageQuerySizeLod`, `OpImageQueryLevels`, and `OpDPdx`/`OpDPdy`/
-//! `OpFwidth` with their `Fine` and `Coarse` forms. Images must be 1D, 2D, 3D or cube (arrays
-//! too) with a float sampled type; gathers, storage images, multisampling, sparse residency,
-//! dynamic offsets and `OpImageQueryLod` are rejected.
+//! `OpFwidth` with their `Fine` and `Coarse` forms. An `Offset` operand is taken when it folds
+//! to a constant. Images must be 1D, 2D, 3D or cube (arrays too) with a float sampled type;
+//! storage images, multisampling, sparse residency, offsets that are not constant and
+//! `OpImageQueryLod` are rejected.
 
 use super::context::Lowerer;
 use super::error::SpirvError;
@@ -27,6 +30,8 @@ struct Operands {
     lod: Option<Value>,
     grad: Option<(Vec<Value>, Vec<Value>)>,
     offset: [i8; 3],
+    /// `ConstOffsets`: one (u, v) offset per gathered texel.
+    offsets: Option<[[i8; 2]; 4]>,
     min_lod: Option<Value>,
 }
 
@@ -71,6 +76,7 @@ impl<'m> Lowerer<'m> {
             | Op::ImageSampleProjExplicitLod
             | Op::ImageSampleProjDrefImplicitLod
             | Op::ImageSampleProjDrefExplicitLod => self.sample(inst)?,
+            Op::ImageGather | Op::ImageDrefGather => self.gather(inst)?,
             Op::ImageFetch => self.fetch(inst)?,
             Op::ImageQuerySizeLod | Op::ImageQuerySize => self.query_size(inst)?,
             Op::ImageQueryLevels => {
@@ -107,9 +113,7 @@ impl<'m> Lowerer<'m> {
                     Ok(s.pure(PureOp::Fadd, &[ax, ay]))
                 })?;
             }
-            Op::ImageGather
-            | Op::ImageDrefGather
-            | Op::ImageRead
+            Op::ImageRead
             | Op::ImageWrite
             | Op::ImageQueryLod
             | Op::ImageQuerySamples
@@ -206,6 +210,8 @@ impl<'m> Lowerer<'m> {
             | ImageOperands::LOD
             | ImageOperands::GRAD
             | ImageOperands::CONST_OFFSET
+            | ImageOperands::OFFSET
+            | ImageOperands::CONST_OFFSETS
             | ImageOperands::MIN_LOD
             | ImageOperands::NON_PRIVATE_TEXEL
             | ImageOperands::VOLATILE_TEXEL
@@ -237,26 +243,141 @@ impl<'m> Lowerer<'m> {
                 _ => return Err(inst.mismatch("gradients do not match the coordinates")),
             }
         }
-        if mask.contains(ImageOperands::CONST_OFFSET) {
-            let off = take(self)?
-                .components()
-                .ok_or_else(|| inst.mismatch("offset is not a vector"))?;
-            if off.len() != coords {
-                return Err(inst.mismatch("offset does not match the coordinates"));
+        // `ConstOffset` and `Offset` (bits 3 and 4) both give the one offset; the IR takes
+        // constants only, so a dynamic `Offset` must fold to one.
+        for (bit, what) in [
+            (ImageOperands::CONST_OFFSET, "ConstOffset is not a constant"),
+            (ImageOperands::OFFSET, "non-constant texel offsets"),
+        ] {
+            if mask.contains(bit) {
+                let off = take(self)?;
+                let folded = self.const_offset(inst, &off, coords, what)?;
+                for (slot, o) in ops.offset.iter_mut().zip(folded) {
+                    *slot = o;
+                }
             }
-            for (i, &o) in off.iter().enumerate() {
-                let c = self
-                    .fold(o)
-                    .filter(|c| c.ty().is_int())
-                    .ok_or_else(|| inst.invalid("ConstOffset is not a constant"))?;
-                ops.offset[i] = i8::try_from(c.as_i64())
-                    .map_err(|_| inst.unsupported("texel offsets outside -128..127"))?;
+        }
+        if mask.contains(ImageOperands::CONST_OFFSETS) {
+            let arr = take(self)?;
+            let elems = match arr.children() {
+                Some(e) if e.len() == 4 => e.to_vec(),
+                _ => return Err(inst.mismatch("ConstOffsets is not an array of four offsets")),
+            };
+            let mut offsets = [[0i8; 2]; 4];
+            for (slot, e) in offsets.iter_mut().zip(&elems) {
+                let o = self.const_offset(inst, e, 2, "ConstOffsets is not a constant")?;
+                *slot = [o[0], o[1]];
             }
+            ops.offsets = Some(offsets);
         }
         if mask.contains(ImageOperands::MIN_LOD) {
             ops.min_lod = take(self)?.scalar();
         }
         Ok(ops)
+    }
+
+    /// The components of a constant texel offset (`count` integers in -128..=127).
+    fn const_offset(
+        &mut self,
+        inst: &Inst,
+        off: &Agg,
+        count: usize,
+        not_constant: &'static str,
+    ) -> Result<Vec<i8>, SpirvError> {
+        let comps = off
+            .components()
+            .ok_or_else(|| inst.mismatch("offset is not a vector"))?;
+        if comps.len() != count {
+            return Err(inst.mismatch("offset does not match the coordinates"));
+        }
+        comps
+            .iter()
+            .map(|&o| {
+                let c = self
+                    .fold(o)
+                    .filter(|c| c.ty().is_int())
+                    .ok_or_else(|| inst.unsupported(not_constant))?;
+                i8::try_from(c.as_i64())
+                    .map_err(|_| inst.unsupported("texel offsets outside -128..127"))
+            })
+            .collect()
+    }
+
+    /// `OpImageGather` / `OpImageDrefGather`: one gather, or four for `ConstOffsets`.
+    fn gather(&mut self, inst: &Inst) -> Result<(), SpirvError> {
+        let (texture, sampler, ty) = match self.operand_handle(inst, 0)? {
+            Handle::SampledImage {
+                texture,
+                sampler,
+                ty,
+            } => (texture, sampler, ty),
+            _ => return Err(inst.mismatch("gathering from something other than a sampled image")),
+        };
+        let target = self.target(inst, &ty)?;
+        if !matches!(target.dim, TexDim::D2 | TexDim::Cube) {
+            return Err(inst.invalid("gathers read 2D or cube images"));
+        }
+        let shadow = inst.opcode == Op::ImageDrefGather;
+        let n = target.dim.coords();
+        let coord = self.operand_components(inst, 1)?;
+        let want = n + target.arrayed as usize;
+        if coord.len() < want || coord.iter().any(|&c| !self.ty(c).is_float()) {
+            return Err(inst.mismatch(format!("expects at least {want} float coordinates")));
+        }
+        let third = self.operand_scalar(inst, 2)?;
+        let (component, dref) = if shadow {
+            if !self.ty(third).is_float() {
+                return Err(inst.mismatch("the depth reference is not a float"));
+            }
+            (0, Some(third))
+        } else {
+            let c = self
+                .fold(third)
+                .filter(|c| c.ty().is_int())
+                .ok_or_else(|| inst.invalid("the gather component is not a constant integer"))?;
+            let c = u8::try_from(c.as_i64())
+                .ok()
+                .filter(|&c| c <= 3)
+                .ok_or_else(|| inst.invalid("the gather component is not 0 to 3"))?;
+            (c, None)
+        };
+        let ops = self.image_operands(inst, 3, n)?;
+        if ops.bias.is_some() || ops.lod.is_some() || ops.grad.is_some() || ops.min_lod.is_some() {
+            return Err(inst.invalid("image operands do not fit a gather"));
+        }
+        if target.dim == TexDim::Cube && (ops.offset != [0; 3] || ops.offsets.is_some()) {
+            return Err(inst.invalid("offsets with a cube image"));
+        }
+        let mut args: Vec<Value> = coord[..want].to_vec();
+        args.extend(dref);
+        let op = SampleOp {
+            texture,
+            sampler,
+            target,
+            lod: LodMode::Gather(component),
+            proj: false,
+            shadow,
+            min_lod: false,
+            offset: ops.offset,
+        };
+        let results = match ops.offsets {
+            None => self
+                .effect(EffectOp::Sample(op), &args, &[Type::F32; 4])
+                .to_vec(),
+            Some(offsets) => {
+                // Texel k is the (i0, j0) texel (the fourth result) of the footprint at offset k.
+                let mut texels = Vec::with_capacity(4);
+                for [u, v] in offsets {
+                    let one = SampleOp {
+                        offset: [u, v, 0],
+                        ..op
+                    };
+                    texels.push(self.effect(EffectOp::Sample(one), &args, &[Type::F32; 4])[3]);
+                }
+                texels
+            }
+        };
+        self.bind_float_results(inst, &results)
     }
 
     fn sample(&mut self, inst: &Inst) -> Result<(), SpirvError> {
@@ -288,6 +409,9 @@ impl<'m> Lowerer<'m> {
             None
         };
         let ops = self.image_operands(inst, 2 + shadow as usize, n)?;
+        if ops.offsets.is_some() {
+            return Err(inst.invalid("ConstOffsets outside a gather"));
+        }
         for v in [ops.bias, ops.lod, ops.min_lod].into_iter().flatten() {
             if !self.ty(v).is_float() {
                 return Err(inst.mismatch("bias, LOD and minimum LOD must be floats"));
@@ -368,7 +492,11 @@ impl<'m> Lowerer<'m> {
             return Err(inst.mismatch(format!("expects {n} integer coordinates")));
         }
         let ops = self.image_operands(inst, 2, target.dim.coords())?;
-        if ops.bias.is_some() || ops.grad.is_some() || ops.min_lod.is_some() {
+        if ops.bias.is_some()
+            || ops.grad.is_some()
+            || ops.min_lod.is_some()
+            || ops.offsets.is_some()
+        {
             return Err(inst.invalid("image operands do not fit OpImageFetch"));
         }
         let mut args = Vec::new();

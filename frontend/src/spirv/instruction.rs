@@ -64,6 +64,7 @@ impl<'m> Lowerer<'m> {
             }
             _ if self.lower_atomic(inst)? => {}
             _ if self.lower_image(inst)? => {}
+            _ if self.lower_geometry_inst(inst)? => {}
             _ if self.lower_arith(inst)? => {}
             _ => return Err(inst.unsupported_instruction()),
         }

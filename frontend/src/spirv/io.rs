@@ -15,7 +15,9 @@ use super::error::SpirvError;
 use super::module::{Id, Inst};
 use super::types::Ty;
 use super::value::{Agg, Key};
-use agxc_egraph::ir::{Builtin, EffectOp, InputSlot, Interp, OutputSlot, Stage, Type, Value};
+use agxc_egraph::ir::{
+    Builtin, EffectOp, InputSlot, Interp, Op as IrOp, OutputSlot, Stage, Type, Value,
+};
 use rspirv::dr::Operand;
 use spirv::{BuiltIn, Decoration, Op, StorageClass};
 use std::collections::HashMap;
@@ -38,6 +40,11 @@ impl<'m> Lowerer<'m> {
             .get(&var)
             .copied()
             .ok_or_else(|| at.unknown_id(var))?;
+        if self.stage.geometry().is_some() && self.decos.builtin(var).is_none() {
+            let a = self.vertex_input_agg(var, info.pointee, at)?;
+            self.input_aggs.insert(var, a.clone());
+            return Ok(a);
+        }
         if let Some(b) = self.decos.builtin(var) {
             if b == BuiltIn::HelperInvocation {
                 self.check_builtin_stage(at, Stage::Fragment, b)?;
@@ -61,7 +68,7 @@ impl<'m> Lowerer<'m> {
             self.decos.has(var, Decoration::Flat),
             self.decos.has(var, Decoration::NoPerspective),
         );
-        let a = self.location_input(at, info.pointee, &mut location, component, interp, 0)?;
+        let a = self.location_input(at, info.pointee, &mut location, component, interp, None, 0)?;
         self.input_aggs.insert(var, a.clone());
         Ok(a)
     }
@@ -96,6 +103,12 @@ impl<'m> Lowerer<'m> {
             BuiltIn::FrontFacing => (Stage::Fragment, vec![Builtin::FrontFacing]),
             BuiltIn::VertexIndex => (Stage::Vertex, vec![Builtin::VertexIndex]),
             BuiltIn::InstanceIndex => (Stage::Vertex, vec![Builtin::InstanceIndex]),
+            BuiltIn::PrimitiveId if self.stage.geometry().is_some() => {
+                (self.stage, vec![Builtin::PrimitiveId])
+            }
+            BuiltIn::InvocationId if self.stage.geometry().is_some() => {
+                (self.stage, vec![Builtin::InvocationId])
+            }
             other => return Err(at.unsupported(format!("built-in input {other:?}"))),
         };
         self.check_builtin_stage(at, stage, b)?;
@@ -121,13 +134,17 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    fn location_input(
+    /// An input at consecutive locations; with `vertex`, a geometry shader's per-vertex input
+    /// of that vertex (`vertex_input`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn location_input(
         &mut self,
         at: &Inst,
         ty: Id,
         location: &mut u32,
         component: u32,
         interp: Interp,
+        vertex: Option<Value>,
         depth: u32,
     ) -> Result<Agg, SpirvError> {
         if depth > 16 {
@@ -142,12 +159,25 @@ impl<'m> Lowerer<'m> {
                 }
                 let mut values = Vec::new();
                 for c in 0..count {
-                    let slot = InputSlot {
-                        location: *location,
-                        component: (component as usize + c) as u8,
-                        interp,
-                    };
-                    values.push(self.invariant_read(EffectOp::Input(slot), scalar));
+                    let (location, component) = (*location, (component as usize + c) as u8);
+                    values.push(match vertex {
+                        Some(v) => {
+                            let slot = OutputSlot::Location {
+                                location,
+                                component,
+                            };
+                            let op = IrOp::Effect(EffectOp::VertexInput(slot));
+                            self.prologue_append(op, &[v], &[scalar])[0]
+                        }
+                        None => {
+                            let slot = InputSlot {
+                                location,
+                                component,
+                                interp,
+                            };
+                            self.invariant_read(EffectOp::Input(slot), scalar)
+                        }
+                    });
                 }
                 *location = location
                     .checked_add(1)
@@ -167,6 +197,7 @@ impl<'m> Lowerer<'m> {
                         location,
                         component,
                         interp,
+                        vertex,
                         depth + 1,
                     )?);
                 }
@@ -201,6 +232,7 @@ impl<'m> Lowerer<'m> {
                         location,
                         c,
                         member_interp,
+                        vertex,
                         depth + 1,
                     )?);
                 }
@@ -291,13 +323,18 @@ impl<'m> Lowerer<'m> {
         leaves: usize,
     ) -> Result<Vec<Result<OutputSlot, String>>, SpirvError> {
         let check = |stage: Stage| self.check_builtin_stage(at, stage, b);
+        // Vertex and geometry shaders write vertices.
+        let check_vertex = || match self.stage.geometry() {
+            Some(_) => Ok(()),
+            None => check(Stage::Vertex),
+        };
         Ok(match b {
             BuiltIn::Position if leaves == 4 => {
-                check(Stage::Vertex)?;
+                check_vertex()?;
                 (0..4).map(|c| Ok(OutputSlot::Position(c))).collect()
             }
             BuiltIn::PointSize if leaves == 1 => {
-                check(Stage::Vertex)?;
+                check_vertex()?;
                 vec![Ok(OutputSlot::PointSize)]
             }
             BuiltIn::FragDepth if leaves == 1 => {
@@ -473,10 +510,24 @@ impl<'m> Lowerer<'m> {
         Some(start..start + count(ty)?)
     }
 
-    /// Writes every written Output scalar (at the entry point's returns).
+    /// Writes every written Output scalar at the entry point's returns (a geometry shader's
+    /// outputs leave through its emitted vertices instead).
     pub fn emit_outputs(&mut self, at: &Inst) -> Result<(), SpirvError> {
+        if self.stage.geometry().is_some() {
+            return Ok(());
+        }
+        self.write_outputs(at, None)
+    }
+
+    /// Writes every written Output scalar from its current value; with `stream`, only those
+    /// of that vertex stream (SPIR-V `Stream` decoration, 0 when absent).
+    pub fn write_outputs(&mut self, at: &Inst, stream: Option<u32>) -> Result<(), SpirvError> {
         let outputs = self.outputs.clone();
         for o in &outputs {
+            let own = self.decos.literal(o.var, Decoration::Stream).unwrap_or(0);
+            if stream.is_some_and(|s| s != own) {
+                continue;
+            }
             let value = self
                 .env
                 .get(Key::Var(o.var))

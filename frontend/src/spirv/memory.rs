@@ -251,7 +251,11 @@ impl<'m> Lowerer<'m> {
                     Root::Var(var) => self.env.get(Key::Var(var)).cloned().ok_or_else(|| {
                         inst.invalid(format!("variable %{var} read before it is declared"))
                     })?,
-                    Root::Input(var) => self.input_agg(var, inst)?,
+                    Root::Input(var) => {
+                        let whole = self.input_agg(var, inst)?;
+                        self.check_vertex_input_read(inst, ptr)?;
+                        whole
+                    }
                     Root::Handle(var) => {
                         let info = self
                             .vars

@@ -7,7 +7,7 @@
 //!       ─► cfg.rs         structured control flow: if (cfg.rs), loops (loops.rs), switches
 //!                         (switch.rs), inlined calls (calls.rs), merges (merge.rs, liveness.rs)
 //!       ─► instruction.rs one SPIR-V instruction: arith.rs, composite.rs, memory.rs, buffer.rs,
-//!                         atomic.rs, io.rs, image.rs, glsl450/
+//!                         atomic.rs, io.rs, image.rs, geometry.rs, glsl450/
 //!       ─► verify         a verified IR Function
 //! ```
 //!
@@ -39,24 +39,27 @@
 //! - Capabilities: exactly [`SUPPORTED_CAPABILITIES`]; extensions: [`SUPPORTED_EXTENSIONS`];
 //!   extended instruction sets: `GLSL.std.450` (all of it but `IMix` and the 64-bit pack
 //!   functions, see `glsl450/`) and `NonSemantic.*` (skipped).
-//! - Execution models GLCompute, Fragment, Vertex; modes LocalSize, LocalSizeId,
+//! - Execution models GLCompute, Fragment, Vertex, Geometry; modes LocalSize, LocalSizeId,
 //!   OriginUpperLeft/LowerLeft, PixelCenterInteger, DepthReplacing, EarlyFragmentTests
-//!   (DepthGreater/Less/Unchanged and LocalSizeHint are accepted and ignored); a `WorkgroupSize`
-//!   constant overrides LocalSize.
+//!   (DepthGreater/Less/Unchanged and LocalSizeHint are accepted and ignored), the geometry
+//!   input and output primitives, OutputVertices and Invocations (`geometry.rs`); a
+//!   `WorkgroupSize` constant overrides LocalSize.
 //! - Types: bool, 16/32-bit integers and floats, vectors, matrices, arrays, runtime arrays,
 //!   structures, pointers, images (1D/2D/3D/cube, arrayed, float sampled type), samplers and
 //!   sampled images.
 //! - Storage classes: Function, Private, Input, Output, Uniform (and BufferBlock), StorageBuffer,
 //!   PushConstant, Workgroup, UniformConstant (images and samplers, not arrays of them).
 //! - Built-ins: GlobalInvocationId, LocalInvocationId, WorkgroupId, NumWorkgroups, WorkgroupSize,
-//!   LocalInvocationIndex, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex;
-//!   outputs Position, PointSize, FragDepth. Other built-ins may be declared but not used.
+//!   LocalInvocationIndex, FragCoord, FrontFacing, HelperInvocation, VertexIndex, InstanceIndex,
+//!   PrimitiveId and InvocationId (geometry); outputs Position, PointSize, FragDepth; the
+//!   geometry `gl_in[]` block's Position and PointSize. Other built-ins may be declared but not
+//!   used.
 //!
 //! # Not supported (an error names the instruction)
 //! 64-bit and 8-bit types, atomics on anything but 32-bit integers in storage buffers and
-//! workgroup memory (`atomic.rs` lists what is lifted), storage images (`OpImageRead`/`Write`), gathers,
-//! `OpImageQueryLod`/`Samples`, multisampled images, dynamic image offsets, arrays of
-//! descriptors, physical pointers and variable pointers, subgroup operations, geometry and
+//! workgroup memory (`atomic.rs` lists what is lifted), storage images (`OpImageRead`/`Write`),
+//! `OpImageQueryLod`/`Samples`, multisampled images, image offsets that are not constant,
+//! arrays of descriptors, physical pointers and variable pointers, subgroup operations,
 //! tessellation stages, transform feedback, dual-source blending (`Index`), pointers or images
 //! chosen by control flow (`OpPhi`/`OpSelect` of them), initializers on Workgroup variables,
 //! integer-typed textures, and `OpSpecConstantOp` operations outside the list SPIR-V allows for
@@ -88,6 +91,7 @@ mod context;
 mod decorations;
 mod entry;
 mod error;
+mod geometry;
 mod glsl450;
 mod image;
 mod instruction;
@@ -126,7 +130,13 @@ pub const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::SampledCubeArray,
     Capability::ImageCubeArray,
     Capability::MinLod,
+    // Gather offsets: constant ones are lifted; an `Offset` that does not fold is rejected
+    // where it happens.
+    Capability::ImageGatherExtended,
     Capability::DemoteToHelperInvocation,
+    Capability::Geometry,
+    Capability::GeometryPointSize,
+    Capability::GeometryStreams,
     Capability::ShaderNonUniform,
     Capability::VulkanMemoryModel,
     // Declared by compilers along with gl_PerVertex or per-sample qualifiers; writing the

@@ -84,9 +84,9 @@
 //!   derivative, memory (`LOAD`, `STORE`, `RESQ`, `MEMBAR`, `BARRIER`), integer atomic
 //!   (`ATOMUADD`, `ATOMXCHG`, `ATOMCAS`, `ATOMAND`, `ATOMOR`, `ATOMXOR`, `ATOMUMIN`,
 //!   `ATOMUMAX`, `ATOMIMIN`, `ATOMIMAX` on `BUFFER` and `MEMORY`), `DEMOTE`, `READ_HELPER`,
-//!   `PK2H`/`UP2H`, `LDEXP`, `FMA` and `SAMPLE*` opcodes.
+//!   `PK2H`/`UP2H`, `LDEXP`, `FMA`, `TG4` (not for shadow targets) and `SAMPLE*` opcodes.
 //! - Not lifted, with an error naming the opcode: `ATOMFADD`, `ATOMINC_WRAP`,
-//!   `ATOMDEC_WRAP` and atomics on images, texture gather (`TG4`), `LODQ`,
+//!   `ATOMDEC_WRAP` and atomics on images, `GATHER4`, `LODQ`,
 //!   images, multisampling, subgroup operations, `INTERP_OFFSET`, 64-bit arithmetic, `SWITCH`
 //!   (Mesa lowers switches before TGSI), `EMIT`/`ENDPRIM` outside geometry shaders, and a
 //!   vertex stream that is not an immediate.

@@ -269,4 +269,7 @@ pub struct TextureInst {
     pub mask: u8,
     /// Wait slot of the result (`q5`).
     pub slot: u8,
+    /// Gather mode: the component (0 red .. 3 alpha) gathered from the four texels of the
+    /// bilinear footprint at the base level, instead of a filtered sample (`q6`).
+    pub gather: Option<u8>,
 }

@@ -22,8 +22,14 @@
 //! - `q1` set: a compare (shadow) reference is supplied; `Ot` set: texel offsets are supplied.
 //!   They come from consecutive 32-bit registers from half `Ox:O`: the reference (f32) first if
 //!   present, then the offsets packed as signed 4-bit values, x in bits 3:0, y in 7:4, z in 11:8.
-//! - `q5`: the wait slot of the result. `q2` (LOD query) and `q6` (gather) must be 0; `q3` and
-//!   the remaining bits of `q4` are not interpreted.
+//! - `q6` (bits 90:86): gather mode. Mesa's packer writes its 3-bit `gather` enum at bit 23 of
+//!   the extension word (`agx_pack.c`, `I->gather << 23`, i.e. bits 89:87), with the values
+//!   `agx_opcodes.py` gives: `0b000` none, `0b001` red, `0b011` green, `0b101` blue, `0b111`
+//!   alpha, so q6 bit 1 enables the gather and q6 bits 3:2 name the component. q6 bits 0 and
+//!   4 must be 0. A gather reads the bilinear footprint at the base level whatever the LOD
+//!   mode; only `texture_sample` of 2D, 2D array, cube and cube array textures gathers.
+//! - `q5`: the wait slot of the result. `q2` (LOD query) must be 0; `q3` and the remaining
+//!   bits of `q4` are not interpreted.
 
 use super::inst::{Inst, LodMode, TexIndex, TexInstDim, TextureInst};
 use super::operands::{memory_reg, undefined, unsupported};
@@ -106,11 +112,25 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
     } else {
         0
     };
-    for (field, what) in [("q2", "q2 (LOD query)"), ("q6", "q6 (gather)")] {
-        if raw.get(field) != 0 {
-            return Err(unsupported(op, what, raw.get(field)));
-        }
+    if raw.get("q2") != 0 {
+        return Err(unsupported(op, "q2 (LOD query)", raw.get("q2")));
     }
+    let q6 = raw.get("q6");
+    let gather = match q6 {
+        0 => None,
+        _ if q6 & 0b10001 != 0 || q6 & 0b10 == 0 => {
+            return Err(unsupported(op, "q6 (gather)", q6));
+        }
+        _ if load => return Err(unsupported(op, "q6 (gather with texture_load)", q6)),
+        _ if !matches!(
+            dim,
+            TexInstDim::D2 | TexInstDim::D2Array | TexInstDim::Cube | TexInstDim::CubeArray
+        ) =>
+        {
+            return Err(unsupported(op, "q6 (gather from a 1D or 3D texture)", q6));
+        }
+        _ => Some(((q6 >> 2) & 3) as u8),
+    };
     Ok(Inst::Texture(TextureInst {
         load,
         dst,
@@ -126,5 +146,6 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         extra,
         mask: mask as u8,
         slot: raw.get("q5") as u8,
+        gather,
     }))
 }

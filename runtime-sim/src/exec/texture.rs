@@ -2,7 +2,8 @@
 //! `crate::decode::texture` for where they live) and calls the texture unit
 //! (`crate::texture`). Automatic and biased LOD take fine derivatives of the coordinates across
 //! the lane's 2x2 quad (lanes `4k..4k+3`), reading the coordinate registers of every lane of the
-//! quad. Results are written at issue and pending on the instruction's wait slot until `wait`.
+//! quad; a gather reads the base level whatever its LOD mode, so it takes no derivatives.
+//! Results are written at issue and pending on the instruction's wait slot until `wait`.
 
 use super::memory::RunValues;
 use super::operand::Lanes;
@@ -65,7 +66,8 @@ impl Machine<'_> {
                 | LodMode::BiasUniform
                 | LodMode::BiasMinReg
                 | LodMode::BiasMinUniform
-        ) && !t.load;
+        ) && !t.load
+            && t.gather.is_none();
         let coord_lanes = if implicit {
             super::float::quad_lanes(lanes) & g.live
         } else {
@@ -213,9 +215,11 @@ impl Machine<'_> {
                     let nibble = |i: u32| ((((packed >> (4 * i)) & 0xF) << 28) as i32) >> 28;
                     req = req.with_offset([nibble(0), nibble(1), nibble(2)]);
                 }
-                texture
-                    .sample(&*self.memory, &sampler, &req)
-                    .map_err(texture_error)?
+                match t.gather {
+                    Some(component) => texture.gather(&*self.memory, &sampler, &req, component),
+                    None => texture.sample(&*self.memory, &sampler, &req),
+                }
+                .map_err(texture_error)?
             };
             for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
                 results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());

@@ -132,6 +132,56 @@ impl Texture {
         }
     }
 
+    /// Gathers component `component` (0 red .. 3 alpha) of the four texels a linear filter
+    /// reads at the base level, in the order the Vulkan specification's "Texel Gathering"
+    /// gives: (i0, j1), (i1, j1), (i1, j0), (i0, j0). The sampler's filters, mip mode and LOD
+    /// settings do not apply; wrapping, offsets and depth compare (per texel) do. 2D and cube
+    /// textures (arrays too).
+    pub fn gather<M: TexelMemory + ?Sized>(
+        &self,
+        mem: &M,
+        sampler: &SamplerDescriptor,
+        request: &SampleRequest,
+        component: u8,
+    ) -> Result<[f32; 4], TextureError> {
+        sampler.validate()?;
+        let compare = match (sampler.compare, request.compare_ref) {
+            (Some(op), Some(reference)) => Some((op, reference)),
+            (None, None) => None,
+            (Some(op), None) => return Err(TextureError::MissingCompareReference { op }),
+            (None, Some(_)) => return Err(TextureError::UnexpectedCompareReference),
+        };
+        let desc = self.descriptor();
+        let dim = desc.dim;
+        let layer = u64::from(select_layer(request.layer, desc.layers));
+        let (st, slice, wraps) = if dim.is_cube() {
+            if request.offset != [0; 3] {
+                return Err(TextureError::OffsetOnCube {
+                    offset: request.offset,
+                    dim,
+                });
+            }
+            let projected = cube::project(request.coords, None);
+            let slice = layer * 6 + u64::from(projected.face);
+            (projected.st, slice, [Wrap::ClampToEdge; 3])
+        } else {
+            (request.coords, layer, sampler.wrap)
+        };
+        let unit = LevelSampler {
+            texture: self,
+            mem,
+            slice,
+            st,
+            filter: Filter::Linear,
+            wraps,
+            offset: request.offset,
+            compare,
+        };
+        let t = unit.footprint(0)?;
+        let c = usize::from(component & 3);
+        Ok([t[2][c], t[3][c], t[1][c], t[0][c]])
+    }
+
     /// Reads one texel (see [`super::fetch`]).
     pub fn fetch<M: TexelMemory + ?Sized>(
         &self,
@@ -249,6 +299,25 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
             }
         }
         Ok(values[0])
+    }
+
+    /// The 2x2 texels of the linear footprint on the first two axes at `level`, indexed
+    /// `i + 2 j` (i along x, j along y).
+    fn footprint(&self, level: u32) -> Result<[[f32; 4]; 4], TextureError> {
+        let (base, extent) = self.texture.slice_base(level, self.slice);
+        let view = LevelView { base, extent };
+        let taps: [[Option<u32>; 2]; 2] = std::array::from_fn(|axis| {
+            let x = self.st[axis] * extent[axis] as f32 - 0.5;
+            let i0 = (x.floor() as i64).saturating_add(i64::from(self.offset[axis]));
+            let (size, mode) = (extent[axis], self.wraps[axis]);
+            [wrap(i0, size, mode), wrap(i0.saturating_add(1), size, mode)]
+        });
+        let mut out = [[0.0f32; 4]; 4];
+        for (k, texel) in out.iter_mut().enumerate() {
+            let xy = taps[0][k & 1].zip(taps[1][k >> 1]);
+            *texel = self.texel(&view, xy.map(|(x, y)| [x, y, 0]))?;
+        }
+        Ok(out)
     }
 
     /// One texel after border replacement and depth compare.

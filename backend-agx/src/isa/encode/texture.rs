@@ -10,7 +10,7 @@ use super::bits::{Bits, Length};
 use super::error::EncodeErrorKind;
 use super::operand::{half16, run, run32, At, Result};
 use super::Encoded;
-use crate::isa::{Lod, PReg, TexIndex, TexOp};
+use crate::isa::{Lod, PReg, TexDim, TexIndex, TexOp};
 
 /// Writes a 6-bit field and its 2-bit extension.
 fn put8(b: &mut Bits, low: std::ops::Range<u32>, ext: std::ops::Range<u32>, value: u32) {
@@ -78,6 +78,22 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
     b.set_field(48..52, mask);
     b.set_field(63..64, at.range("slot", i64::from(t.slot), 0, 1)?);
 
+    // Gather (Mesa `agx_pack.c`: the 3-bit `gather` enum at bit 23 of the extension word,
+    // i.e. bits 89:87; `agx_opcodes.py`: bit 0 on, bits 2:1 the component).
+    if let Some(component) = t.gather {
+        if load {
+            return Err(at.not_encodable("gather", "texture_load does not gather"));
+        }
+        if !matches!(
+            t.dim,
+            TexDim::D2 | TexDim::D2Array | TexDim::Cube | TexDim::CubeArray
+        ) {
+            return Err(at.not_encodable("gather", "only 2D and cube textures gather"));
+        }
+        let component = at.range("gather", i64::from(component), 0, 3)?;
+        b.set_bit(87, true);
+        b.set_field(88..90, component);
+    }
     if let Some(extra) = &t.extra {
         if load && extra.compare {
             return Err(at.not_encodable("extra", "texture_load takes no compare reference"));

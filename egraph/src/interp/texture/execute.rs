@@ -2,7 +2,7 @@
 //! derivatives for implicit LOD, and writing the results.
 
 use super::lod::LodInput;
-use super::sample::{sample, Request};
+use super::sample::{gather, sample, Request};
 use super::{Sampler, Texture};
 use crate::interp::error::InterpError;
 use crate::interp::exec::Machine;
@@ -135,6 +135,8 @@ impl Machine<'_> {
 
         for lane in mask.lanes() {
             let lod = match (op.lod, quads) {
+                // Gathers read level 0 whatever the LOD; `gather` below ignores it.
+                (LodMode::Gather(_), _) => LodInput::Explicit(0.0),
                 (LodMode::Explicit, _) => {
                     LodInput::Explicit(self.f32_operand(inst, operands.lod, lane)?)
                 }
@@ -179,7 +181,10 @@ impl Machine<'_> {
                 offset: op.offset,
             };
             let tex = self.texture(inst, op.texture, op.target)?;
-            let texel = sample(tex, &sampler, &req);
+            let texel = match op.lod {
+                LodMode::Gather(component) => gather(tex, &sampler, &req, component),
+                _ => sample(tex, &sampler, &req),
+            };
             self.write_texel(inst, lane, texel);
         }
         Ok(())

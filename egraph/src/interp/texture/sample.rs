@@ -109,6 +109,43 @@ pub(crate) fn sample(tex: &Texture, sampler: &Sampler, req: &Request) -> [f32; 4
     }
 }
 
+/// Gathers component `component` of the four texels of the bilinear footprint at level 0
+/// (rule 12): `(i0, j1), (i1, j1), (i1, j0), (i0, j0)`. Only 2D and cube targets gather.
+pub(crate) fn gather(tex: &Texture, sampler: &Sampler, req: &Request, component: u8) -> [f32; 4] {
+    let desc = tex.desc();
+    let dim = desc.target.dim;
+    let layer = req
+        .layer
+        .round_ties_even()
+        .max(0.0)
+        .min((desc.layers - 1) as f32) as u32;
+    let (coords, slice) = match dim {
+        TexDim::Cube => {
+            let face: Face = select_face(req.coords);
+            let [s, t] = face.st(req.coords);
+            ([s, t, 0.0], layer * 6 + face.index)
+        }
+        _ => (req.coords, layer),
+    };
+    let addr = Addressing {
+        tex,
+        level: 0,
+        slice,
+        dim,
+        wrap: sampler.wrap,
+        offset: req.offset,
+        compare: sampler.compare.zip(req.dref),
+    };
+    let texels = addr.footprint(coords);
+    let c = usize::from(component.min(3));
+    [
+        texels[0][1][c],
+        texels[1][1][c],
+        texels[1][0][c],
+        texels[0][0][c],
+    ]
+}
+
 fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a * (1.0 - t) + b * t
 }
@@ -177,6 +214,32 @@ impl Addressing<'_> {
             t[0] = if op.test(reference, t[0]) { 1.0 } else { 0.0 };
         }
         t
+    }
+
+    /// The 2x2 texels (indexed `[i][j]`, offsets applied) a linear filter reads around the
+    /// 2D coordinates `coords`.
+    fn footprint(&self, coords: [f32; 3]) -> [[[f32; 4]; 2]; 2] {
+        let extent = self.tex.desc().level_extent(self.level);
+        let offset = |axis: usize| {
+            if self.dim == TexDim::Cube {
+                0
+            } else {
+                self.offset[axis] as i64
+            }
+        };
+        let i0: [i64; 2] = core::array::from_fn(|a| {
+            let x = coords[a] * extent[a] as f32 - 0.5;
+            (x.floor() as i64).saturating_add(offset(a))
+        });
+        core::array::from_fn(|di| {
+            core::array::from_fn(|dj| {
+                self.texel([
+                    i0[0].saturating_add(di as i64),
+                    i0[1].saturating_add(dj as i64),
+                    0,
+                ])
+            })
+        })
     }
 
     fn filter(&self, filter: Filter, coords: [f32; 3]) -> [f32; 4] {

@@ -104,6 +104,12 @@ pub(crate) fn lod(m: LodMode) -> &'static str {
         LodMode::Bias => "bias",
         LodMode::Explicit => "explicit",
         LodMode::Grad => "grad",
+        LodMode::Gather(0) => "gather_x",
+        LodMode::Gather(1) => "gather_y",
+        LodMode::Gather(2) => "gather_z",
+        LodMode::Gather(3) => "gather_w",
+        // The verifier refuses other components; the printer still names them.
+        LodMode::Gather(_) => "gather_invalid",
     }
 }
 
@@ -114,6 +120,10 @@ pub(crate) fn parse_lod(s: &str) -> Option<LodMode> {
         LodMode::Bias,
         LodMode::Explicit,
         LodMode::Grad,
+        LodMode::Gather(0),
+        LodMode::Gather(1),
+        LodMode::Gather(2),
+        LodMode::Gather(3),
     ]
     .into_iter()
     .find(|&m| lod(m) == s)

@@ -112,7 +112,19 @@ pub fn sample(op: &SampleOp, args: &[Const]) -> Option<Vec<f64>> {
             c.get(2).copied().unwrap_or(0.0),
         )
     };
+    let layer = p.layer.map_or(0.0, |l| l.as_f64());
+    if let LodMode::Gather(component) = op.lod {
+        // Four results whatever `shadow` says; no LOD enters.
+        let dref = p.dref.map_or(0.0, |d| d.as_f64());
+        return Some(vec![
+            s,
+            t,
+            r + 7.0 * layer + 11.0 * dref,
+            f64::from(component),
+        ]);
+    }
     let mut lambda = match op.lod {
+        LodMode::Gather(_) => 0.0,
         LodMode::Implicit => IMPLICIT_LAMBDA,
         LodMode::Bias => IMPLICIT_LAMBDA + p.lod?.as_f64(),
         LodMode::Explicit => p.lod?.as_f64(),
@@ -139,7 +151,6 @@ pub fn sample(op: &SampleOp, args: &[Const]) -> Option<Vec<f64>> {
     if let Some(m) = p.min_lod {
         lambda = lambda.max(m.as_f64());
     }
-    let layer = p.layer.map_or(0.0, |l| l.as_f64());
     if op.shadow {
         let dref = p.dref.map_or(0.0, |d| d.as_f64());
         Some(vec![

@@ -11,8 +11,9 @@
 //!   to `point_size`, the rest to locations as for vertex outputs), for vertex `v` of the
 //!   input primitive. A constant `v` is read once at the top of the shader; an indirect one
 //!   (`IN[ADDR[0].x][n]`) where it is used, and an index outside the primitive is the
-//!   interpreter's error. `PRIM_ID` and `INVOCATIONID` (as `SV`, or old-style as a
-//!   one-dimensional `IN`) are the `primitive_id` and `invocation_id` built-ins.
+//!   interpreter's error. `PRIM_ID` and `INVOCATIONID` (as `SV`, old-style as a
+//!   one-dimensional `IN`, or declared `IN[][n]` and read `IN[n]` as Mesa's `nir_to_tgsi`
+//!   writes the primitive id) are the `primitive_id` and `invocation_id` built-ins.
 //! - **Outputs** map as a vertex shader's do. `EMIT` writes every OUT component the program
 //!   writes, from the registers' current values, then emits the vertex; `ENDPRIM` ends the
 //!   strip. A geometry shader's outputs leave only through `EMIT`: nothing is written at
@@ -89,9 +90,16 @@ pub fn geometry_modes(program: &Program) -> Result<GeometryModes> {
     Ok(modes)
 }
 
-/// True for a declaration of per-vertex geometry inputs (`IN[][n]`).
+/// True for a declaration of per-vertex geometry inputs (`IN[][n]`). Mesa's `nir_to_tgsi`
+/// declares the primitive id with the per-vertex dimension too (`DCL IN[][2], PRIM_ID`) and
+/// reads it as `IN[2]`: it is the `primitive_id` built-in, not a vertex slot.
 pub fn is_per_vertex(decl: &Decl) -> bool {
-    decl.file == RegFile::Input && decl.dimension.is_some()
+    decl.file == RegFile::Input
+        && decl.dimension.is_some()
+        && !matches!(
+            decl.semantic.map(|s| s.name),
+            Some(Semantic::PrimId | Semantic::InvocationId)
+        )
 }
 
 /// The vertex slot component `comp` of per-vertex input `index` reads, or `None` for a

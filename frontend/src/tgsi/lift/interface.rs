@@ -339,8 +339,16 @@ pub fn check_declarations(program: &Program, stage: Stage, opts: &LiftOptions) -
     let geometry = matches!(stage, Stage::Geometry(_));
     for decl in &program.decls {
         let per_vertex = geometry && is_per_vertex(decl);
+        // `nir_to_tgsi` gives a geometry shader's primitive id the per-vertex dimension (see
+        // `is_per_vertex`).
+        let primitive_id = geometry
+            && decl.file == RegFile::Input
+            && decl
+                .semantic
+                .is_some_and(|s| matches!(s.name, Semantic::PrimId | Semantic::InvocationId));
         if decl.dimension.is_some()
             && !per_vertex
+            && !primitive_id
             && matches!(decl.file, RegFile::Input | RegFile::Output)
         {
             return Err(unsupported_decl(

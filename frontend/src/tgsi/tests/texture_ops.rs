@@ -425,3 +425,55 @@ fn sample_c_compares_with_src3() {
     });
     assert_eq!(as_f(out[0][0]), [1.0, 1.0, 1.0, 1.0]);
 }
+
+#[test]
+fn tg4_gathers_the_component_from_src1_x() {
+    // (0.5, 0.5) on 4x4: u = v = 1.5, so i0 = j0 = 1, i1 = j1 = 2; texels (i0, j1), (i1, j1),
+    // (i1, j0), (i0, j0) = (1, 2), (2, 2), (2, 1), (1, 1) hold x = 1, 2, 2, 1 and
+    // y = 2, 2, 1, 1. The nearest sampler does not matter: a gather takes the linear
+    // footprint at level 0.
+    let decls = "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nIMM[1] UINT32 {0, 1, 0, 0}\n\
+                 IMM[2] INT32 {1, -1, 0, 0}";
+    let body = "TG4 TEMP[4], TEMP[0], IMM[1].xxxx, SAMP[0], 2D\n\
+                TG4 TEMP[5], TEMP[0], IMM[1].yyyy, SAMP[0], 2D";
+    let inputs = [[f([0.5, 0.5, 0.0, 0.0]), [0; 4], [0; 4], [0; 4]]];
+    let text = compute_text(1, decls, body);
+    let out = compute_program(&text, &inputs, &LiftOptions::default(), |res| {
+        res.bind_combined(Binding::new(0, 0), coords_texture(), nearest_mips());
+    });
+    assert_eq!(as_f(out[0][0]), [1.0, 2.0, 2.0, 1.0]);
+    assert_eq!(as_f(out[0][1]), [2.0, 2.0, 1.0, 1.0]);
+    // Offset (1, -1): i0 = 2, i1 = 3, j0 = 0, j1 = 1; y of (2, 1), (3, 1), (3, 0), (2, 0).
+    let out = run_tex(
+        decls,
+        "TG4 TEMP[4], TEMP[0], IMM[1].yyyy, SAMP[0], 2D, IMM[2].xyz",
+        &[f([0.5, 0.5, 0.0, 0.0])],
+        coords_texture(),
+        nearest_mips(),
+    );
+    assert_eq!(as_f(out[0]), [1.0, 1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn tg4_refuses_what_the_ir_cannot_gather() {
+    let lift_err = |decls: &str, body: &str| {
+        let text = compute_text(1, decls, body);
+        crate::tgsi::lift(&text, &LiftOptions::default())
+            .unwrap_err()
+            .to_string()
+    };
+    let err = lift_err(DECLS, "TG4 TEMP[4], TEMP[0], TEMP[1].xxxx, SAMP[0], 2D");
+    assert!(err.contains("not an immediate"), "{err}");
+    let err = lift_err(
+        "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nIMM[1] UINT32 {4, 0, 0, 0}",
+        "TG4 TEMP[4], TEMP[0], IMM[1].xxxx, SAMP[0], 2D",
+    );
+    assert!(err.contains("not 0 to 3"), "{err}");
+    let err = lift_err(
+        DECLS,
+        "TG4 TEMP[4], TEMP[0], IMM[0].xxxx, SAMP[0], SHADOW2D",
+    );
+    assert!(err.contains("TG4 with SHADOW2D"), "{err}");
+    let err = lift_err(DECLS, "TG4 TEMP[4], TEMP[0], IMM[0].xxxx, SAMP[0], 3D");
+    assert!(err.contains("2D or cube"), "{err}");
+}

@@ -6,6 +6,7 @@ mod cube;
 mod encoding;
 mod filter;
 mod format;
+mod gather;
 mod lod;
 mod queries;
 mod wrap;

@@ -347,6 +347,7 @@ fn tex(lod: Lod<PReg>, extra: Option<TexExtra<PReg>>) -> TexOp<PReg> {
         extra,
         mask: 0b1111,
         slot: 0,
+        gather: None,
     }
 }
 

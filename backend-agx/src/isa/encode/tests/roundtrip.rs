@@ -513,6 +513,7 @@ fn texture(g: &mut Gen) -> Instr<PReg> {
         extra,
         mask: m,
         slot: below(g, 2) as u8,
+        gather: None,
     };
     if load {
         Instr::TextureLoad(op)

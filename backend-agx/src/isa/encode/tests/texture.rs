@@ -18,6 +18,7 @@ fn op(dst: PReg, coords: PReg, dim: TexDim, lod: Lod<PReg>, mask: u8) -> TexOp<P
         extra: None,
         mask,
         slot: 0,
+        gather: None,
     }
 }
 
@@ -48,6 +49,7 @@ pub(super) fn triples() -> Vec<Triple> {
                 extra: Some(TexExtra { regs: PReg::vec32(90, 2), compare: true, offset: true }),
                 mask: 0b0011,
                 slot: 1,
+                gather: None,
             }),
             "31a8cc204206638300283488",
             "texture_sample {r10l, r10h}, {r70, r71, r72}.discard, tex r1l, samp 3, cube, lod r80, \
@@ -121,10 +123,35 @@ pub(super) fn triples() -> Vec<Triple> {
                 texture: TexIndex::Imm(255),
                 sampler: TexIndex::Reg(PReg::hi(5)),
                 slot: 1,
+                gather: None,
                 ..op(r(8), PReg::vec32(0, 3), TexDim::D3, Lod::LodUniform(127), 0b0001)
             }),
             "71a1003e3f0521cb00f00000",
             "texture_load r8, {r0, r1, r2}, tex 255, samp r5h, 3d, lod u127, 0b0001, slot 1",
+        ),
+        // Gather green (Mesa's enum 0b011 at bit 23 of the extension word: bits 87 and 88),
+        // otherwise the first triple: the extension word forces L (w0 = 0x0131 | 1<<15).
+        // w4 = 0; w5 = 1<<7 | 1<<8 = 0x0180.
+        t(
+            TextureSample(TexOp {
+                gather: Some(1),
+                ..op(PReg::vec32(0, 4), PReg::vec32(4, 2), TexDim::D2, Lod::Auto, 0b1111)
+            }),
+            "3181080000020f0000008001",
+            "texture_sample {r0, r1, r2, r3}, {r4, r5}, tex 0, samp 0, 2d, auto, gather g, \
+             0b1111, slot 0",
+        ),
+        // Shadow gather of red (0b001: bit 87) from a 2D array (n 3), compare reference r8
+        // (O 16, q1 1). w1 = 8 | 1<<7 = 0x0088; w2 = 3<<8; w4 = 0; w5 = O 16 | 1<<7 = 0x0090.
+        t(
+            TextureSample(TexOp {
+                gather: Some(0),
+                extra: Some(TexExtra { regs: r(8), compare: true, offset: false }),
+                ..op(PReg::vec32(0, 4), PReg::vec32(4, 3), TexDim::D2Array, Lod::Auto, 0b1111)
+            }),
+            "3181880000030f0000009000",
+            "texture_sample {r0, r1, r2, r3}, {r4, r5, r6}, tex 0, samp 0, 2d_array, auto, \
+             compare r8, gather r, 0b1111, slot 0",
         ),
     ]
 }

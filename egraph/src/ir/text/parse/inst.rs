@@ -379,7 +379,8 @@ impl<'a> Parser<'a, '_> {
         let target = self.target()?;
         let texture = self.tex_binding("tex")?;
         let sampler = self.tex_binding("sampler")?;
-        let (w, wpos) = self.word("a LOD mode (`implicit`, `bias`, `explicit`, `grad`)")?;
+        let (w, wpos) = self
+            .word("a LOD mode (`implicit`, `bias`, `explicit`, `grad`, `gather_x`..`gather_w`)")?;
         let lod = syntax::parse_lod(w).ok_or_else(|| unknown(wpos, "LOD mode", w))?;
         let mut op = SampleOp {
             texture,

@@ -43,7 +43,7 @@ impl Lifter<'_, '_> {
             | INTERP_CENTROID | INTERP_SAMPLE => self.control_op(op),
             TEX | TXP | TXB | TXL | TXD | TEX2 | TXB2 | TXL2 | TEX_LZ | TXF | TXF_LZ | TXQ
             | SAMPLE | SAMPLE_B | SAMPLE_L | SAMPLE_C | SAMPLE_C_LZ | SAMPLE_D | SAMPLE_I
-            | SVIEWINFO => self.texture_op(op),
+            | SVIEWINFO | TG4 => self.texture_op(op),
             LOAD | STORE | RESQ => self.memory_op(op),
             ATOMUADD | ATOMXCHG | ATOMCAS | ATOMAND | ATOMOR | ATOMXOR | ATOMUMIN | ATOMUMAX
             | ATOMIMIN | ATOMIMAX => self.atomic_op(op),
@@ -141,7 +141,7 @@ fn why_unsupported(op: Opcode) -> &'static str {
         ATOMINC_WRAP | ATOMDEC_WRAP => {
             "wrapping atomic increment and decrement (the graph IR has no such atomic)"
         }
-        TG4 | GATHER4 => "texture gather (the graph IR has no gather operation)",
+        GATHER4 => "the Direct3D-style GATHER4 (TG4 is lifted)",
         LODQ => "LOD queries (the graph IR has no LOD query)",
         TXQS | SAMPLE_I_MS | SAMPLE_POS | SAMPLE_INFO => "multisampled textures",
         INTERP_OFFSET => "interpolation at an offset",

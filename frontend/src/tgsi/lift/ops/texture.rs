@@ -1,5 +1,5 @@
 //! Texture opcodes: `TEX`, `TXP`, `TXB`, `TXL`, `TXD`, `TEX2`/`TXB2`/`TXL2`, `TEX_LZ`,
-//! `TXF`/`TXF_LZ`, `TXQ`, and the Direct3D-style `SAMPLE*`, `SAMPLE_I`, `SVIEWINFO`.
+//! `TXF`/`TXF_LZ`, `TXQ`, `TG4`, and the Direct3D-style `SAMPLE*`, `SAMPLE_I`, `SVIEWINFO`.
 //!
 //! Operand layout per target (Gallium's `tgsi.rst`, TEX): coordinates first, then the array
 //! layer (`1D_ARRAY`: y; `2D_ARRAY`: z; `CUBEARRAY`: w), then the shadow reference (z for
@@ -12,9 +12,14 @@
 //! fragment shaders there are no quad derivatives, so implicit-LOD samples read level 0 (and a
 //! bias becomes the LOD), as GLSL specifies for `texture()` there. A shadow sample returns
 //! `(r, r, r, 1)`.
+//!
+//! `TG4` (texture gather, `tgsi.rst`: the four texels of the bilinear footprint at the base
+//! level in the order (-, +), (+, +), (+, -), (-, -)) takes the component to gather from
+//! `src1.x`, which must be an immediate (GLSL makes it a constant expression); 2D, `RECT` and
+//! cube targets (arrays too). Shadow targets are refused.
 
 use super::super::{Lifter, Want};
-use crate::tgsi::ast::{RegFile, ReturnType, TextureTarget};
+use crate::tgsi::ast::{ImmType, RegFile, ReturnType, TextureTarget};
 use crate::tgsi::error::{Result, TgsiError};
 use crate::tgsi::opcode::Opcode;
 use agxc_egraph::ir::{
@@ -89,6 +94,8 @@ enum Lod {
     Explicit(Value),
     /// Sources holding d/dx and d/dy of the coordinates.
     Grad(usize, usize),
+    /// A gather of this component.
+    Gather(u8),
 }
 
 impl Lifter<'_, '_> {
@@ -122,6 +129,23 @@ impl Lifter<'_, '_> {
                     _ => None,
                 };
                 self.sample(view, sampler, target, lod, false, shadow, swizzle)
+            }
+            TG4 => {
+                let unit = self.unit(2, RegFile::Sampler)?;
+                let target = self.target()?;
+                let l = self.layout(target)?;
+                if l.shadow != Ref::None {
+                    return Err(self.unsupported(format!("TG4 with {} targets", target.name())));
+                }
+                if !matches!(l.dim, TexDim::D2 | TexDim::Cube) {
+                    return Err(TgsiError::invalid(
+                        self.inst().pos,
+                        format!("TG4 gathers from 2D or cube targets, not {}", target.name()),
+                    ));
+                }
+                let component = self.gather_component()?;
+                let lod = Lod::Gather(component);
+                self.sample(unit, unit, target, lod, false, None, [0, 1, 2, 3])
             }
             SAMPLE_I => {
                 let view = self.unit(1, RegFile::SamplerView)?;
@@ -229,6 +253,43 @@ impl Lifter<'_, '_> {
             })?;
         }
         Ok(out)
+    }
+
+    /// The component `TG4` gathers: `src1.x`, an immediate from 0 to 3.
+    fn gather_component(&self) -> Result<u8> {
+        let src = self.src(1)?;
+        let imm = match (
+            src.reg.file,
+            src.reg.index.indirect,
+            src.negate || src.absolute,
+        ) {
+            (RegFile::Immediate, None, false) => usize::try_from(src.reg.index.offset)
+                .ok()
+                .and_then(|i| self.prog.imms.get(i)),
+            _ => return Err(self.unsupported("a gather component that is not an immediate")),
+        };
+        let Some(imm) = imm else {
+            return Err(TgsiError::invalid(
+                src.pos,
+                "the gather component names no immediate",
+            ));
+        };
+        let bits = imm.slots[src.swizzle[0] as usize & 3];
+        let value = match imm.ty {
+            // 0.0 to 3.0 as floats; anything else is out of range.
+            ImmType::Flt32 => {
+                let f = f32::from_bits(bits);
+                if f.fract() == 0.0 && (0.0..=3.0).contains(&f) {
+                    f as u32
+                } else {
+                    u32::MAX
+                }
+            }
+            _ => bits,
+        };
+        u8::try_from(value).ok().filter(|&c| c <= 3).ok_or_else(|| {
+            TgsiError::invalid(src.pos, format!("gather component {bits:#x} is not 0 to 3"))
+        })
     }
 
     /// The texture's level-0 size as floats (for `RECT` coordinates).
@@ -346,6 +407,7 @@ impl Lifter<'_, '_> {
                 args.push(v);
                 LodMode::Explicit
             }
+            Lod::Gather(component) => LodMode::Gather(component),
             Lod::Grad(dx, dy) => {
                 for s in [dx, dy] {
                     for c in 0..n {
