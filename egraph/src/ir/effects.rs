@@ -28,6 +28,7 @@
 //! STREAM` ends the current strip of the stream, so the next vertex starts a new one.
 
 use super::entities::Value;
+use super::image::{texel_class, ImageOp, ImageTypeError};
 use super::types::Type;
 use core::fmt;
 
@@ -266,7 +267,8 @@ pub enum LodMode {
 /// projector q (if `proj`: the coordinates, not the layer, are divided by it, and so is the
 /// comparison reference), the comparison reference (if `shadow`), the bias or LOD (for those
 /// modes), the gradients (`Grad`: d/dx of each coordinate, then d/dy of each), the minimum LOD
-/// (if `min_lod`). Results: four floats, or one for shadow samples.
+/// (if `min_lod`). Results: four floats, or one for shadow samples; four `i32` for an integer
+/// texture (which must be sampled with nearest filtering, by Vulkan's rules).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct SampleOp {
     /// The texture.
@@ -310,7 +312,8 @@ impl SampleOp {
 }
 
 /// An unfiltered texel fetch. Operands: integer coordinates, the layer (if arrayed), the level.
-/// Results: four floats. Out-of-range fetches return zeros.
+/// Results: four `f32`, or four `i32` for an integer texture. Out-of-range fetches return
+/// zeros.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct FetchOp {
     /// The texture.
@@ -371,6 +374,12 @@ pub enum EffectOp {
     EmitVertex(u8),
     /// Ends the current output strip of a vertex stream.
     EndPrimitive(u8),
+    /// Storage-image load (see [`ImageOp`]): `i32` coordinates in, four texel components out.
+    ImageLoad(ImageOp),
+    /// Storage-image store: `i32` coordinates, then four texel components.
+    ImageStore(ImageOp),
+    /// Storage-image size: the size per axis, then the layer count if arrayed (all `i32`).
+    ImageSize(ImageOp),
 }
 
 /// Why an effect's operands or results do not fit it.
@@ -413,19 +422,22 @@ pub enum EffectTypeError {
     /// A sample's operands are not the given number of floats.
     #[error("a sample takes {0} float operands")]
     SampleOperands(usize),
-    /// A sample's results are not the given number of floats.
-    #[error("a sample has {0} float results")]
+    /// A sample's results are not the given number of floats (or four `i32`).
+    #[error("a sample has {0} float (or 4 i32) results")]
     SampleResults(usize),
     /// A texel fetch from a cube map (SPIR-V fetches from cube maps are not allowed).
     #[error("fetch from a cube map")]
     FetchFromCube,
-    /// A fetch's results are not four floats.
-    #[error("a fetch has 4 float results")]
+    /// A fetch's results are not four floats (or four `i32`).
+    #[error("a fetch has 4 float (or 4 i32) results")]
     FetchResults,
     /// A per-vertex input's operand is not one `i32` vertex index, or its result not one
     /// numeric value.
     #[error("a vertex input takes one i32 vertex index and has one numeric result")]
     VertexInput,
+    /// A storage-image operation does not fit its image.
+    #[error(transparent)]
+    Image(#[from] ImageTypeError),
 }
 
 impl EffectOp {
@@ -449,6 +461,9 @@ impl EffectOp {
             EffectOp::VertexInput(_) => "vertex_input",
             EffectOp::EmitVertex(_) => "emit_vertex",
             EffectOp::EndPrimitive(_) => "end_primitive",
+            EffectOp::ImageLoad(_) => "image_load",
+            EffectOp::ImageStore(_) => "image_store",
+            EffectOp::ImageSize(_) => "image_size",
         }
     }
 
@@ -478,6 +493,7 @@ impl EffectOp {
                 | EffectOp::Demote
                 | EffectOp::EmitVertex(_)
                 | EffectOp::EndPrimitive(_)
+                | EffectOp::ImageStore(_)
         )
     }
 
@@ -560,7 +576,10 @@ impl EffectOp {
                 if args.len() != s.arity() || args.iter().any(|t| !t.is_float()) {
                     return Err(E::SampleOperands(s.arity()));
                 }
-                if results.len() != s.result_count() || results.iter().any(|t| !t.is_float()) {
+                let integer = !s.shadow && texel_class(results) == Some(super::TexelClass::Int);
+                if !integer
+                    && (results.len() != s.result_count() || results.iter().any(|t| !t.is_float()))
+                {
                     return Err(E::SampleResults(s.result_count()));
                 }
                 Ok(())
@@ -571,7 +590,8 @@ impl EffectOp {
                 }
                 let n = f.target.dim.coords() + f.target.arrayed as usize + 1;
                 expect_args(&vec![Type::I32; n])?;
-                if results.len() != 4 || results.iter().any(|t| !t.is_float()) {
+                let integer = texel_class(results) == Some(super::TexelClass::Int);
+                if !integer && (results.len() != 4 || results.iter().any(|t| !t.is_float())) {
                     return Err(E::FetchResults);
                 }
                 Ok(())
@@ -581,6 +601,9 @@ impl EffectOp {
                 let n = s.target.dim.size_components() + s.target.arrayed as usize;
                 expect_results(&vec![Type::I32; n])
             }
+            EffectOp::ImageLoad(op) => Ok(op.check_load(args, results)?),
+            EffectOp::ImageStore(op) => Ok(op.check_store(args, results)?),
+            EffectOp::ImageSize(op) => Ok(op.check_size(args, results)?),
         }
     }
 }

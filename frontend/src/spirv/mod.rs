@@ -44,8 +44,9 @@
 //!   (DepthGreater/Less/Unchanged and LocalSizeHint are accepted and ignored); a `WorkgroupSize`
 //!   constant overrides LocalSize.
 //! - Types: bool, 16/32-bit integers and floats, vectors, matrices, arrays, runtime arrays,
-//!   structures, pointers, images (1D/2D/3D/cube, arrayed, float sampled type), samplers and
-//!   sampled images.
+//!   structures, pointers, images (1D/2D/3D/cube, arrayed, 32-bit float or integer sampled
+//!   type), storage images (`OpImageRead`, `OpImageWrite`, `OpImageQuerySize`; 1D/2D/3D and
+//!   1D/2D arrays), samplers and sampled images.
 //! - Storage classes: Function, Private, Input, Output, Uniform (and BufferBlock), StorageBuffer,
 //!   PushConstant, Workgroup, UniformConstant (images and samplers, not arrays of them).
 //! - Built-ins: GlobalInvocationId, LocalInvocationId, WorkgroupId, NumWorkgroups, WorkgroupSize,
@@ -53,7 +54,8 @@
 //!   outputs Position, PointSize, FragDepth. Other built-ins may be declared but not used.
 //!
 //! # Not supported (an error names the instruction)
-//! 64-bit and 8-bit types, atomics, storage images (`OpImageRead`/`Write`), gathers,
+//! 64-bit and 8-bit types, atomics, storage images of formats other than rgba32f, rgba16f,
+//! r32f, rgba8, rgba32ui, rgba32i, r32ui, r32i and Unknown, image atomics, gathers,
 //! `OpImageQueryLod`/`Samples`, multisampled images, dynamic image offsets, arrays of
 //! descriptors, physical pointers and variable pointers, subgroup operations, geometry and
 //! tessellation stages, transform feedback, dual-source blending (`Index`), pointers or images
@@ -95,6 +97,7 @@ mod loops;
 mod memory;
 mod merge;
 mod module;
+mod storage_image;
 mod switch;
 mod types;
 mod value;
@@ -118,6 +121,8 @@ pub const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::StoragePushConstant16,
     Capability::StorageInputOutput16,
     Capability::ImageQuery,
+    Capability::StorageImageReadWithoutFormat,
+    Capability::StorageImageWriteWithoutFormat,
     Capability::DerivativeControl,
     Capability::Sampled1D,
     Capability::Image1D,
