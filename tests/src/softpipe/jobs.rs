@@ -195,6 +195,15 @@ pub fn job_for(case: &Case, work: &Path) -> Result<Job, SoftpipeError> {
     if m.push.is_some() {
         return Err(unsupported("GL has no push constants"));
     }
+    if m.textures
+        .iter()
+        .any(|t| t.storage || t.format.is_integer())
+    {
+        return Err(unsupported(
+            "the softpipe harness binds float sampled textures only (no image units, no \
+             integer formats)",
+        ));
+    }
     let source = case.source_file()?;
     if !matches!(
         source.extension().and_then(|e| e.to_str()),
