@@ -119,3 +119,68 @@ fn unsupported_image_formats_are_named() {
         .to_string();
     assert!(err.contains("PIPE_FORMAT_R16G16_SNORM"), "{err}");
 }
+
+/// From `o[x] = texelFetch(ids, ivec2(x, 1), 0) + uint(textureLod(offs, vec2(0.375, 0.75),
+/// 0.0).r)` with `usampler2D ids` and `isampler2D offs` (softpipe's TGSI, Mesa 22.3).
+const SOFTPIPE_INTEGER_TEXTURES: &str = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], BLOCK_ID
+DCL SV[1], THREAD_ID
+DCL SAMP[0]
+DCL SAMP[1]
+DCL SVIEW[0], 2D, UINT
+DCL SVIEW[1], 2D, SINT
+DCL BUFFER[0]
+DCL TEMP[0..2]
+IMM[0] UINT32 {2, 4, 1, 0}
+IMM[1] UINT32 {1052770304, 1061158912, 0, 0}
+  0: SHL TEMP[0].x, SV[0].xyzx, IMM[0].xxxx
+  1: UADD TEMP[0].x, TEMP[0].xxxx, SV[1].xxxx
+  2: SHL TEMP[1].x, TEMP[0].xxxx, IMM[0].yyyy
+  3: MOV TEMP[0].xz, TEMP[0].xxxx
+  4: MOV TEMP[0].y, IMM[0].zzzz
+  5: MOV TEMP[0].w, IMM[0].wwww
+  6: TXF TEMP[0], TEMP[0], SAMP[0], 2D
+  7: TXL TEMP[2], IMM[1].xyxz, SAMP[1], 2D
+  8: UADD TEMP[0], TEMP[0], TEMP[2].xxxx
+  9: STORE BUFFER[0], TEMP[1].xxxx, TEMP[0]
+ 10: END
+";
+
+#[test]
+fn integer_sampler_views_fetch_and_sample_words() {
+    let func = lift_ok(SOFTPIPE_INTEGER_TEXTURES);
+    // ids: 4x2 rgba32ui, texel (x, y) = (100 y + x, 7, 0xffff_fff0, y); offs: 4x2 r32i,
+    // texel (x, y) = -(10 y + x) - 1.
+    let ids: Vec<[u32; 4]> = (0..8u32)
+        .map(|i| [100 * (i / 4) + i % 4, 7, 0xffff_fff0, i / 4])
+        .collect();
+    let offs: Vec<[u32; 4]> = (0..8u32)
+        .map(|i| [(10 * (i / 4) + i % 4 + 1).wrapping_neg(), 0, 0, 1])
+        .collect();
+    let mut res = Resources::new();
+    res.bind_combined(
+        Binding::new(0, 0),
+        d2(TextureFormat::Rgba32Uint, &ids),
+        agxc_egraph::interp::Sampler::nearest(),
+    )
+    .bind_combined(
+        Binding::new(0, 1),
+        d2(TextureFormat::R32Sint, &offs),
+        agxc_egraph::interp::Sampler::nearest(),
+    )
+    .bind_storage(Binding::new(0, 0), vec![0; 64]);
+    run_compute(&func, &mut res, [1, 1, 1], &Limits::default()).unwrap();
+    // textureLod at (0.375, 0.75) of 4x2: texel (1.5 -> 1, 1.5 -> 1): -(10 + 1) - 1 = -12.
+    // Each lane: texel (x, 1) = (100 + x, 7, 0xfffffff0, 1), plus -12 with wrapping.
+    let b = 12u32.wrapping_neg();
+    let expect: Vec<u32> = (0..4u32)
+        .flat_map(|x| [100 + x, 7, 0xffff_fff0, 1].map(|w: u32| w.wrapping_add(b)))
+        .collect();
+    assert_eq!(
+        bytes_u32(res.buffer_data(Binding::new(0, 0)).unwrap()),
+        expect
+    );
+}
