@@ -230,6 +230,9 @@ fn simulate(
                 Some(target_bytes(targets, *pixels, location, *clear))
             }
             (OutputKey::Target { .. }, None) => None,
+            (OutputKey::Image { set, binding }, _) => res
+                .texture(Binding::new(set, binding))
+                .map(|t| t.data().to_vec()),
         };
         if let Some(bytes) = bytes {
             outputs.insert(spec.key, bytes);

@@ -327,6 +327,8 @@ impl Abi {
                 | EffectOp::Demote => {}
                 // Geometry functions were refused above.
                 EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {}
+                // Instruction selection refuses storage images.
+                EffectOp::ImageLoad(_) | EffectOp::ImageStore(_) | EffectOp::ImageSize(_) => {}
             }
             if bad.is_none() {
                 bad = check_limits(func.stage, effect);

@@ -55,6 +55,9 @@ impl Machine<'_> {
             EffectOp::VertexInput(slot) => self.exec_vertex_input(inst, slot, mask),
             EffectOp::EmitVertex(stream) => self.exec_emit_vertex(inst, stream, mask),
             EffectOp::EndPrimitive(stream) => self.exec_end_primitive(inst, stream, mask),
+            EffectOp::ImageLoad(op) => self.exec_image_load(inst, op, mask),
+            EffectOp::ImageStore(op) => self.exec_image_store(inst, op, mask),
+            EffectOp::ImageSize(op) => self.exec_image_size(inst, op, mask),
         }
     }
 

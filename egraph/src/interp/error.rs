@@ -160,6 +160,17 @@ pub enum InterpError {
         /// The texture's target.
         got: TexTarget,
     },
+    /// A texel access whose component type or declared format does not fit the bound
+    /// texture or storage image (undefined in Vulkan, an error here).
+    #[error("{inst}: texture at {binding}: {reason}")]
+    TexelMismatch {
+        /// The instruction.
+        inst: Inst,
+        /// The binding.
+        binding: Binding,
+        /// What does not fit.
+        reason: &'static str,
+    },
     /// A shadow sample with a sampler that has no compare operation, or the reverse.
     #[error("{inst}: {reason}")]
     SamplerMismatch {

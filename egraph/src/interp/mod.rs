@@ -127,7 +127,18 @@
 //!     `(i0, j1), (i1, j1), (i1, j0), (i0, j0)`; a shadow gather returns the four comparison
 //!     results (rule 9, unfiltered).
 //!
-//! Formats: RGBA8 unorm (`c / 255`), RGBA16F, RGBA32F, R32F (read as `(r, 0, 0, 1)`). Texture
+//! 12. Integer textures (fetch or sample with `i32` results) give their texels' words
+//!     unchanged; sampling them needs nearest filtering and no linear mip blending (Vulkan
+//!     allows nothing else), and the results' class must be the format's.
+//! 13. Storage images are textures bound at the image's binding, accessed at level 0:
+//!     `image_load` reads one texel (zeros out of range, layer included), `image_store` writes
+//!     one (dropped out of range; helper invocations do not store; float values are encoded
+//!     as the format says: unorm clamped and rounded to nearest even, f16 rounded), and
+//!     `image_size` reports level 0's extent and the layer count. A declared format must be
+//!     the bound one; `unknown` takes the bound one.
+//!
+//! Formats: RGBA8 unorm (`c / 255`), RGBA16F, RGBA32F, R32F (read as `(r, 0, 0, 1)`), RGBA32
+//! and R32 unsigned and signed integers (R32 read as `(r, 0, 0, 1)`). Texture
 //! memory holds level 0, then 1, ...; each level its slices (array layers, a cube map 6 faces
 //! per layer in the order +X, -X, +Y, -Y, +Z, -Z), each slice `depth` planes of `height` rows
 //! of `width` texels, tightly packed.

@@ -73,7 +73,8 @@ impl Resources {
         self
     }
 
-    /// Binds a texture.
+    /// Binds a texture; storage images are textures too (one level), bound the same way and
+    /// written in place by `image_store`.
     pub fn bind_texture(&mut self, binding: Binding, texture: Texture) -> &mut Resources {
         self.textures.insert(binding, texture);
         self
@@ -124,6 +125,11 @@ impl Resources {
     /// The texture bound at `binding`.
     pub fn texture(&self, binding: Binding) -> Option<&Texture> {
         self.textures.get(&binding)
+    }
+
+    /// The texture (or storage image) bound at `binding`, mutably.
+    pub fn texture_mut(&mut self, binding: Binding) -> Option<&mut Texture> {
+        self.textures.get_mut(&binding)
     }
 
     /// The sampler bound at `binding`.

@@ -39,6 +39,7 @@
 //! STREAM` ends the current strip of the stream, so the next vertex starts a new one.
 
 use super::entities::Value;
+use super::image::{texel_class, ImageOp, ImageTypeError};
 use super::types::Type;
 use core::fmt;
 
@@ -385,7 +386,8 @@ pub enum LodMode {
 /// projector q (if `proj`: the coordinates, not the layer, are divided by it, and so is the
 /// comparison reference), the comparison reference (if `shadow`), the bias or LOD (for those
 /// modes), the gradients (`Grad`: d/dx of each coordinate, then d/dy of each), the minimum LOD
-/// (if `min_lod`). Results: four floats, or one for shadow samples.
+/// (if `min_lod`). Results: four floats, or one for shadow samples; four `i32` for an integer
+/// texture (which must be sampled with nearest filtering, by Vulkan's rules).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct SampleOp {
     /// The texture.
@@ -455,7 +457,8 @@ impl SampleOp {
 }
 
 /// An unfiltered texel fetch. Operands: integer coordinates, the layer (if arrayed), the level.
-/// Results: four floats. Out-of-range fetches return zeros.
+/// Results: four `f32`, or four `i32` for an integer texture. Out-of-range fetches return
+/// zeros.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct FetchOp {
     /// The texture.
@@ -520,6 +523,12 @@ pub enum EffectOp {
     /// buffer or workgroup memory; operands: offset, then [`AtomicOp::value_operands`] `i32`s;
     /// one `i32` result, the word's old value.
     Atomic(AtomicOp, MemAccess),
+    /// Storage-image load (see [`ImageOp`]): `i32` coordinates in, four texel components out.
+    ImageLoad(ImageOp),
+    /// Storage-image store: `i32` coordinates, then four texel components.
+    ImageStore(ImageOp),
+    /// Storage-image size: the size per axis, then the layer count if arrayed (all `i32`).
+    ImageSize(ImageOp),
 }
 
 /// Why an effect's operands or results do not fit it.
@@ -565,14 +574,14 @@ pub enum EffectTypeError {
     /// A gather whose attributes do not fit together (see [`LodMode::Gather`]).
     #[error("{0}")]
     Gather(&'static str),
-    /// A sample's results are not the given number of floats.
-    #[error("a sample has {0} float results")]
+    /// A sample's results are not the given number of floats (or four `i32`).
+    #[error("a sample has {0} float (or 4 i32) results")]
     SampleResults(usize),
     /// A texel fetch from a cube map (SPIR-V fetches from cube maps are not allowed).
     #[error("fetch from a cube map")]
     FetchFromCube,
-    /// A fetch's results are not four floats.
-    #[error("a fetch has 4 float results")]
+    /// A fetch's results are not four floats (or four `i32`).
+    #[error("a fetch has 4 float (or 4 i32) results")]
     FetchResults,
     /// A per-vertex input's operand is not one `i32` vertex index, or its result not one
     /// numeric value.
@@ -581,6 +590,9 @@ pub enum EffectTypeError {
     /// An atomic outside storage buffers and workgroup memory.
     #[error("atomics work on storage buffers and workgroup memory only")]
     AtomicSpace,
+    /// A storage-image operation does not fit its image.
+    #[error(transparent)]
+    Image(#[from] ImageTypeError),
 }
 
 impl EffectOp {
@@ -605,6 +617,9 @@ impl EffectOp {
             EffectOp::EmitVertex(_) => "emit_vertex",
             EffectOp::EndPrimitive(_) => "end_primitive",
             EffectOp::Atomic(..) => "atomic",
+            EffectOp::ImageLoad(_) => "image_load",
+            EffectOp::ImageStore(_) => "image_store",
+            EffectOp::ImageSize(_) => "image_size",
         }
     }
 
@@ -635,6 +650,7 @@ impl EffectOp {
                 | EffectOp::EmitVertex(_)
                 | EffectOp::EndPrimitive(_)
                 | EffectOp::Atomic(..)
+                | EffectOp::ImageStore(_)
         )
     }
 
@@ -720,7 +736,10 @@ impl EffectOp {
                 if args.len() != s.arity() || args.iter().any(|t| !t.is_float()) {
                     return Err(E::SampleOperands(s.arity()));
                 }
-                if results.len() != s.result_count() || results.iter().any(|t| !t.is_float()) {
+                let integer = !s.shadow && texel_class(results) == Some(super::TexelClass::Int);
+                if !integer
+                    && (results.len() != s.result_count() || results.iter().any(|t| !t.is_float()))
+                {
                     return Err(E::SampleResults(s.result_count()));
                 }
                 Ok(())
@@ -731,7 +750,8 @@ impl EffectOp {
                 }
                 let n = f.target.dim.coords() + f.target.arrayed as usize + 1;
                 expect_args(&vec![Type::I32; n])?;
-                if results.len() != 4 || results.iter().any(|t| !t.is_float()) {
+                let integer = texel_class(results) == Some(super::TexelClass::Int);
+                if !integer && (results.len() != 4 || results.iter().any(|t| !t.is_float())) {
                     return Err(E::FetchResults);
                 }
                 Ok(())
@@ -748,6 +768,9 @@ impl EffectOp {
                 expect_args(&vec![Type::I32; 1 + op.value_operands()])?;
                 expect_results(&[Type::I32])
             }
+            EffectOp::ImageLoad(op) => Ok(op.check_load(args, results)?),
+            EffectOp::ImageStore(op) => Ok(op.check_store(args, results)?),
+            EffectOp::ImageSize(op) => Ok(op.check_size(args, results)?),
         }
     }
 }

@@ -19,6 +19,7 @@ mod entities;
 pub(crate) mod eval;
 mod function;
 mod geometry;
+mod image;
 mod ops;
 mod signature;
 pub mod text;
@@ -41,6 +42,7 @@ pub use geometry::{
     GeometryModes, InputPrimitive, OutputPrimitive, MAX_GEOMETRY_INVOCATIONS,
     MAX_GEOMETRY_OUTPUT_VERTICES, MAX_VERTEX_STREAMS,
 };
+pub use image::{texel_class, ImageFormat, ImageOp, ImageTypeError, TexelClass};
 pub use ops::{Flags, PureOp};
 pub use signature::{Class, Signature, SignatureError, Width};
 pub use text::{parse_function, FunctionDisplay, ParseError, ParseErrorKind};

@@ -678,3 +678,29 @@ fn exact_rules_preserve_what_the_interpreter_computes() {
         }
     }
 }
+
+// ---- storage images
+
+#[test]
+fn image_loads_are_not_merged_across_an_image_store() {
+    // The two loads of texel (0, 0) read different values (the store between them writes it),
+    // so both stay, in order around the store.
+    let text = "
+function @rmw compute local_size(1, 1, 1) {
+block0:
+    v0:i32 = const 0
+    v1:f32, v2:f32, v3:f32, v4:f32 = image_load 2d rgba32f img(0, 1) v0, v0
+    v5:f32 = fadd v1, v1
+    image_store 2d rgba32f img(0, 1) v0, v0, v5, v2, v3, v4
+    v6:f32, v7:f32, v8:f32, v9:f32 = image_load 2d rgba32f img(0, 1) v0, v0
+    store storage(0, 0) [v0], v6
+    return
+}
+";
+    let f = crate::ir::parse_function(text, &crate::ir::OpRegistry::new()).expect("parses");
+    let out = opt(&f).func.to_string();
+    let load = out.find("image_load").expect("first load");
+    let store = out.find("image_store").expect("store");
+    let second = out.rfind("image_load").expect("second load");
+    assert!(load < store && store < second, "{out}");
+}

@@ -273,6 +273,10 @@ impl<'m> Lowerer<'m> {
                     arrayed: lit(3)? != 0,
                     multisampled: lit(4)? != 0,
                     sampled: lit(5)?,
+                    format: match inst.operands.get(6) {
+                        Some(Operand::ImageFormat(f)) => *f,
+                        _ => return Err(inst.invalid("missing image format")),
+                    },
                 })
             }
             Op::TypeSampler => Ty::Sampler,

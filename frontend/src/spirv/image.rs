@@ -7,9 +7,10 @@
 //! and `ConstOffsets` as four gathers that each keep their (i0, j0) texel, as the SPIR-V
 //! specification describes the operand), `OpImageFetch` (`Lod`, `ConstOffset`),
 //! `OpImageQuerySize`, `OpImageQuerySizeLod`, `OpImageQueryLevels`, and `OpDPdx`/`OpDPdy`/
-//! `OpFwidth` with their `Fine` and `Coarse` forms. An `Offset` operand is taken when it folds
-//! to a constant. Images must be 1D, 2D, 3D or cube (arrays too) with a float sampled type;
-//! storage images, multisampling, sparse residency, offsets that are not constant and
+//! `OpFwidth` with their `Fine` and `Coarse` forms, and storage images (`storage_image.rs`).
+//! An `Offset` operand is taken when it folds to a constant. Images must be 1D, 2D, 3D or
+//! cube (arrays too) with a 32-bit float or integer sampled type (integer textures give
+//! `i32` texels); multisampling, sparse residency, offsets that are not constant and
 //! `OpImageQueryLod` are rejected.
 
 use super::context::Lowerer;
@@ -19,7 +20,7 @@ use super::types::{ImageTy, Ty};
 use super::value::{Agg, Handle};
 use agxc_egraph::ir::{
     Axis, DerivPrecision, EffectOp, FetchOp, LodMode, PureOp, SampleOp, SizeOp, Stage, TexDim,
-    TexTarget, Type, Value,
+    TexTarget, TexelClass, Type, Value,
 };
 use spirv::{Dim, ImageOperands, Op};
 
@@ -113,11 +114,11 @@ impl<'m> Lowerer<'m> {
                     Ok(s.pure(PureOp::Fadd, &[ax, ay]))
                 })?;
             }
-            Op::ImageRead
-            | Op::ImageWrite
-            | Op::ImageQueryLod
-            | Op::ImageQuerySamples
-            | Op::ImageTexelPointer => return Err(inst.unsupported_instruction()),
+            Op::ImageRead => self.image_read(inst)?,
+            Op::ImageWrite => self.image_write(inst)?,
+            Op::ImageQueryLod | Op::ImageQuerySamples | Op::ImageTexelPointer => {
+                return Err(inst.unsupported_instruction())
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -144,14 +145,14 @@ impl<'m> Lowerer<'m> {
         Ok(self.effect(EffectOp::Derivative(axis, precision), &[x], &[ty])[0])
     }
 
-    fn operand_handle(&mut self, inst: &Inst, i: usize) -> Result<Handle, SpirvError> {
+    pub(super) fn operand_handle(&mut self, inst: &Inst, i: usize) -> Result<Handle, SpirvError> {
         self.operand(inst, i)?
             .handle()
             .ok_or_else(|| inst.mismatch(format!("operand {i} is not an image or sampler")))
     }
 
     /// The binding and type of an image operand (an image, or the image of a sampled image).
-    fn image_of(
+    pub(super) fn image_of(
         &mut self,
         inst: &Inst,
         i: usize,
@@ -167,7 +168,7 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    fn target(&self, inst: &Inst, ty: &ImageTy) -> Result<TexTarget, SpirvError> {
+    pub(super) fn target(&self, inst: &Inst, ty: &ImageTy) -> Result<TexTarget, SpirvError> {
         let dim = match ty.dim {
             Dim::Dim1D => TexDim::D1,
             Dim::Dim2D => TexDim::D2,
@@ -181,14 +182,21 @@ impl<'m> Lowerer<'m> {
         if ty.arrayed && dim == TexDim::D3 {
             return Err(inst.invalid("arrayed 3D image"));
         }
-        match self.types.get(ty.sampled_type, inst)? {
-            Ty::Float { width: 32 } => {}
-            _ => return Err(inst.unsupported("images whose sampled type is not 32-bit float")),
-        }
         Ok(TexTarget {
             dim,
             arrayed: ty.arrayed,
         })
+    }
+
+    /// Whether the image's texels are floats or (32-bit) integers, from its sampled type.
+    pub(super) fn texel_class(&self, inst: &Inst, ty: &ImageTy) -> Result<TexelClass, SpirvError> {
+        match self.types.get(ty.sampled_type, inst)? {
+            Ty::Float { width: 32 } => Ok(TexelClass::Float),
+            Ty::Int { width: 32, .. } => Ok(TexelClass::Int),
+            _ => {
+                Err(inst.unsupported("images whose sampled type is not a 32-bit float or integer"))
+            }
+        }
     }
 
     /// Parses the optional image operands starting at operand `at`.
@@ -390,6 +398,7 @@ impl<'m> Lowerer<'m> {
             _ => return Err(inst.mismatch("sampling something other than a sampled image")),
         };
         let target = self.target(inst, &ty)?;
+        let class = self.texel_class(inst, &ty)?;
         let name = inst.name();
         let proj = name.contains("Proj");
         let shadow = name.contains("Dref");
@@ -456,9 +465,30 @@ impl<'m> Lowerer<'m> {
             min_lod: ops.min_lod.is_some(),
             offset: ops.offset,
         };
+        if shadow && class == TexelClass::Int {
+            return Err(inst.invalid("depth-comparison sampling of an integer image"));
+        }
         let count = op.result_count();
-        let results = self.effect(EffectOp::Sample(op), &args, &vec![Type::F32; count]);
-        self.bind_float_results(inst, &results)
+        let results = self.effect(EffectOp::Sample(op), &args, &vec![class.ty(); count]);
+        self.bind_texel_results(inst, &results, class)
+    }
+
+    /// Binds texel results of either class: floats as [`Self::bind_float_results`], integers
+    /// (32-bit only) as they are.
+    pub(super) fn bind_texel_results(
+        &mut self,
+        inst: &Inst,
+        results: &[Value],
+        class: TexelClass,
+    ) -> Result<(), SpirvError> {
+        if class == TexelClass::Float {
+            return self.bind_float_results(inst, results);
+        }
+        let (ty, count) = self.types.components(inst.result_ty()?, inst)?;
+        if ty != Type::I32 || count > results.len() {
+            return Err(inst.mismatch("texel result type (an integer image gives 32-bit integers)"));
+        }
+        self.bind_components(inst, &results[..count])
     }
 
     /// Binds texel results (f32), narrowing them if the result type is 16-bit.
@@ -483,6 +513,7 @@ impl<'m> Lowerer<'m> {
     fn fetch(&mut self, inst: &Inst) -> Result<(), SpirvError> {
         let (texture, ty) = self.image_of(inst, 0)?;
         let target = self.target(inst, &ty)?;
+        let class = self.texel_class(inst, &ty)?;
         if target.dim == TexDim::Cube {
             return Err(inst.invalid("OpImageFetch from a cube image"));
         }
@@ -513,12 +544,15 @@ impl<'m> Lowerer<'m> {
             target,
             offset: ops.offset,
         };
-        let results = self.effect(EffectOp::Fetch(op), &args, &[Type::F32; 4]);
-        self.bind_float_results(inst, &results)
+        let results = self.effect(EffectOp::Fetch(op), &args, &[class.ty(); 4]);
+        self.bind_texel_results(inst, &results, class)
     }
 
     fn query_size(&mut self, inst: &Inst) -> Result<(), SpirvError> {
         let (texture, ty) = self.image_of(inst, 0)?;
+        if ty.sampled == 2 {
+            return self.storage_image_size(inst, texture, &ty);
+        }
         let target = self.target(inst, &ty)?;
         let lod = if inst.opcode == Op::ImageQuerySizeLod {
             let l = self.operand_scalar(inst, 1)?;

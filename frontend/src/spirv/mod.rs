@@ -45,8 +45,9 @@
 //!   input and output primitives, OutputVertices and Invocations (`geometry.rs`); a
 //!   `WorkgroupSize` constant overrides LocalSize.
 //! - Types: bool, 16/32-bit integers and floats, vectors, matrices, arrays, runtime arrays,
-//!   structures, pointers, images (1D/2D/3D/cube, arrayed, float sampled type), samplers and
-//!   sampled images.
+//!   structures, pointers, images (1D/2D/3D/cube, arrayed, 32-bit float or integer sampled
+//!   type), storage images (`OpImageRead`, `OpImageWrite`, `OpImageQuerySize`; 1D/2D/3D and
+//!   1D/2D arrays), samplers and sampled images.
 //! - Storage classes: Function, Private, Input, Output, Uniform (and BufferBlock), StorageBuffer,
 //!   PushConstant, Workgroup, UniformConstant (images and samplers, not arrays of them).
 //! - Built-ins: GlobalInvocationId, LocalInvocationId, WorkgroupId, NumWorkgroups, WorkgroupSize,
@@ -57,7 +58,8 @@
 //!
 //! # Not supported (an error names the instruction)
 //! 64-bit and 8-bit types, atomics on anything but 32-bit integers in storage buffers and
-//! workgroup memory (`atomic.rs` lists what is lifted), storage images (`OpImageRead`/`Write`),
+//! workgroup memory (`atomic.rs` lists what is lifted), storage images of formats other than
+//! rgba32f, rgba16f, r32f, rgba8, rgba32ui, rgba32i, r32ui, r32i and Unknown, image atomics,
 //! `OpImageQueryLod`/`Samples`, multisampled images, image offsets that are not constant,
 //! arrays of descriptors, physical pointers and variable pointers, subgroup operations,
 //! tessellation stages, transform feedback, dual-source blending (`Index`), pointers or images
@@ -101,6 +103,7 @@ mod loops;
 mod memory;
 mod merge;
 mod module;
+mod storage_image;
 mod switch;
 mod types;
 mod value;
@@ -124,6 +127,8 @@ pub const SUPPORTED_CAPABILITIES: &[Capability] = &[
     Capability::StoragePushConstant16,
     Capability::StorageInputOutput16,
     Capability::ImageQuery,
+    Capability::StorageImageReadWithoutFormat,
+    Capability::StorageImageWriteWithoutFormat,
     Capability::DerivativeControl,
     Capability::Sampled1D,
     Capability::Image1D,

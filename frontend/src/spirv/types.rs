@@ -22,6 +22,8 @@ pub(crate) struct ImageTy {
     pub multisampled: bool,
     /// 1: used with a sampler; 2: storage image; 0: known at run time.
     pub sampled: u32,
+    /// The declared texel format (storage images; `Unknown` otherwise).
+    pub format: spirv::ImageFormat,
 }
 
 /// A SPIR-V type.

@@ -81,13 +81,15 @@
 //!   `PUSHA`, `POPA`, `BGNFOR`/`ENDFOR`, `REP`/`ENDREP`, `BRA`, `CALLNZ`, `IFC`, `PK2US`,
 //!   `PK4B`, `PK4UB`, `UP2US`, `UP4B`, `UP4UB`); the texture, control-flow and
 //!   subroutine opcodes; Mesa's integer, bitwise, conversion, comparison, bitfield,
-//!   derivative, memory (`LOAD`, `STORE`, `RESQ`, `MEMBAR`, `BARRIER`), integer atomic
-//!   (`ATOMUADD`, `ATOMXCHG`, `ATOMCAS`, `ATOMAND`, `ATOMOR`, `ATOMXOR`, `ATOMUMIN`,
+//!   derivative, memory (`LOAD`, `STORE`, `RESQ`, `MEMBAR`, `BARRIER`; on `IMAGE[n]`
+//!   declared 1D, 2D, 3D, 1D_ARRAY or 2D_ARRAY with an rgba32f, rgba16f, r32f, rgba8 or
+//!   32-bit integer `PIPE_FORMAT_*` too, bound by [`LiftOptions::image_bindings`]), integer
+//!   atomic (`ATOMUADD`, `ATOMXCHG`, `ATOMCAS`, `ATOMAND`, `ATOMOR`, `ATOMXOR`, `ATOMUMIN`,
 //!   `ATOMUMAX`, `ATOMIMIN`, `ATOMIMAX` on `BUFFER` and `MEMORY`), `DEMOTE`, `READ_HELPER`,
 //!   `PK2H`/`UP2H`, `LDEXP`, `FMA`, `TG4` (not for shadow targets) and `SAMPLE*` opcodes.
 //! - Not lifted, with an error naming the opcode: `ATOMFADD`, `ATOMINC_WRAP`,
-//!   `ATOMDEC_WRAP` and atomics on images, `GATHER4`, `LODQ`,
-//!   images, multisampling, subgroup operations, `INTERP_OFFSET`, 64-bit arithmetic, `SWITCH`
+//!   `ATOMDEC_WRAP` and atomics on images, `GATHER4`, `LODQ`, images of other targets or
+//!   formats, multisampling, subgroup operations, `INTERP_OFFSET`, 64-bit arithmetic, `SWITCH`
 //!   (Mesa lowers switches before TGSI), `EMIT`/`ENDPRIM` outside geometry shaders, and a
 //!   vertex stream that is not an immediate.
 

@@ -20,6 +20,8 @@ pub struct LiftOptions {
     /// The combined texture and sampler of unit `n` (`SAMP[n]`/`SVIEW[n]`), by `n` (default:
     /// set 0, binding `n`).
     pub texture_bindings: BTreeMap<u32, Binding>,
+    /// The storage image of `IMAGE[n]`, by `n` (default: set 0, binding `n`).
+    pub image_bindings: BTreeMap<u32, Binding>,
     /// Input slot of an input component, keyed by `(IN index, component)`, valued
     /// `(location, component)`: for packed varyings (`DCL IN[1].xyz, GENERIC[0]` holding two
     /// GLSL variables) and vertex attributes. Overrides the semantic's default location.

@@ -101,7 +101,11 @@ def derive(dump, program, source, framebuffer_height=0):
         if type(member).__name__ == "UniformBlock":
             uniform_blocks[1 + member.index] = member.binding
     textures = {}
+    images = {}
     state = []
+    for d in (d for d in decls if d["mode"] == "image"):
+        # `decl_var image ... (location, driver, binding)`: IMAGE[driver] is image unit binding.
+        images[d["driver"]] = d["binding"]
     for d in (d for d in decls if d["mode"] == "uniform"):
         if d["type"].startswith(("sampler", "isampler", "usampler")):
             if d["name"] not in program:
@@ -143,6 +147,7 @@ def derive(dump, program, source, framebuffer_height=0):
         "storage": [{"binding": b, "buffer": k} for k, b in sorted(storage.items())],
         "uniform": [{"binding": b, "const": k} for k, b in sorted(uniform_blocks.items())],
         "texture": [{"binding": b, "sampler": k} for k, b in sorted(textures.items())],
+        "image": [{"binding": b, "image": k} for k, b in sorted(images.items())],
         "input": sorted(inputs, key=lambda e: e["index"]),
         "output": sorted(outputs, key=lambda e: e["index"]),
         "state": state,
@@ -171,6 +176,7 @@ def check_complete(tgsi, bindings):
         | ({0} if bindings["state"] else set()),
         "SAMP": {e["sampler"] for e in bindings["texture"]},
         "SVIEW": {e["sampler"] for e in bindings["texture"]},
+        "IMAGE": {e["image"] for e in bindings["image"]},
         "IN": {e["index"] for e in bindings["input"]},
         "OUT": {e["index"] for e in bindings["output"]},
     }

@@ -15,8 +15,12 @@ FORMATS = {
     "rgba16f": (4, "f2"),
     "rgba32f": (4, "f4"),
     "r32f": (1, "f4"),
+    "rgba32ui": (4, "u4"),
+    "rgba32i": (4, "i4"),
+    "r32ui": (1, "u4"),
+    "r32i": (1, "i4"),
 }
-BYTES_PER_COMPONENT = {"f1": 1, "f2": 2, "f4": 4}
+BYTES_PER_COMPONENT = {"f1": 1, "f2": 2, "f4": 4, "u4": 4, "i4": 4}
 
 
 class Unsupported(Exception):
@@ -92,7 +96,13 @@ def make_texture(ctx, spec, data):
         tex.repeat_y = repeat
         if dim == "3d":
             tex.repeat_z = repeat
-    tex.use(location=spec["binding"])
+    if spec.get("storage"):
+        # A storage image: image unit `binding`, level 0, read and write.
+        if dim != "2d":
+            raise Unsupported(f"{dim} storage images")
+        tex.bind_to_image(spec["binding"], read=True, write=True)
+    else:
+        tex.use(location=spec["binding"])
     return tex
 
 

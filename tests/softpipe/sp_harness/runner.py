@@ -56,6 +56,16 @@ def _read_buffers(job, buffers, out_dir):
     return outputs
 
 
+def _read_images(job, textures, out_dir):
+    outputs = {}
+    for spec, tex in zip(job.get("textures", []), textures):
+        if spec.get("storage") and spec.get("output"):
+            name = f"image-s0-b{spec['binding']}.bin"
+            # Tightly packed rows (alignment 1), top row first as uploaded.
+            outputs[name] = _write(out_dir, name, tex.read(alignment=1))
+    return outputs
+
+
 def run_compute(ctx, job, source):
     """Builds and dispatches a compute case; returns (outputs, dump, program)."""
     with CapturedOutput() as link:
@@ -66,6 +76,7 @@ def run_compute(ctx, job, source):
         ctx.finish()
     dump = select_dump(parse_dumps(link.text + run.text), "compute")
     outputs = _read_buffers(job, buffers, job["out_dir"])
+    outputs.update(_read_images(job, textures, job["out_dir"]))
     for obj in buffers + textures:
         obj.release()
     return outputs, dump, program

@@ -289,6 +289,39 @@ impl Case {
                     out_of_range(t.levels, "1 to the full mip chain"),
                 ));
             }
+            if t.output && !t.storage {
+                return Err(self.invalid(
+                    field("output"),
+                    out_of_range("true", "only storage images are outputs"),
+                ));
+            }
+            if t.storage
+                && (t.levels != 1
+                    || t.dim == super::manifest::TextureDim::Cube
+                    || t.format == TexelFormat::D32f)
+            {
+                return Err(self.invalid(
+                    field("storage"),
+                    out_of_range(
+                        format!(
+                            "{} {} with {} levels",
+                            t.dim.name(),
+                            t.format.name(),
+                            t.levels
+                        ),
+                        "one level, not a cube map, not a depth format",
+                    ),
+                ));
+            }
+            if t.format.is_integer()
+                && (t.filter == super::manifest::Filter::Linear
+                    || t.mip == super::manifest::MipMode::Linear)
+            {
+                return Err(self.invalid(
+                    field("filter"),
+                    out_of_range("linear", "nearest filtering of integer formats"),
+                ));
+            }
             if (t.format == TexelFormat::D32f) != t.compare.is_some() {
                 return Err(self.invalid(
                     field("compare"),
@@ -429,7 +462,21 @@ impl Case {
             tolerance: t.tolerance,
             row_pixels: Some(w),
         });
-        buffers.chain(targets).collect()
+        let images = m.textures.iter().filter(|t| t.output).map(|t| OutputSpec {
+            key: OutputKey::Image {
+                set: t.set,
+                binding: t.binding,
+            },
+            bytes: t.total_bytes(),
+            elem: match t.format {
+                TexelFormat::Rgba32f | TexelFormat::R32f => ScalarType::F32,
+                // Packed or integer texels: compared word by word, exactly.
+                _ => ScalarType::U32,
+            },
+            tolerance: t.tolerance,
+            row_pixels: None,
+        });
+        buffers.chain(targets).chain(images).collect()
     }
 
     /// The tolerance of one output (exact if the key is not an output of this case).

@@ -99,6 +99,13 @@ pub enum OutputKey {
         /// Fragment output location.
         location: u32,
     },
+    /// The storage image at `(set, binding)`: file `image-s<set>-b<binding>.bin`.
+    Image {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+    },
 }
 
 impl fmt::Display for OutputKey {
@@ -106,6 +113,7 @@ impl fmt::Display for OutputKey {
         match self {
             OutputKey::Buffer { set, binding } => write!(f, "buffer-s{set}-b{binding}"),
             OutputKey::Target { location } => write!(f, "target-{location}"),
+            OutputKey::Image { set, binding } => write!(f, "image-s{set}-b{binding}"),
         }
     }
 }

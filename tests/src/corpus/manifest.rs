@@ -276,6 +276,14 @@ pub enum TexelFormat {
     R32f,
     /// 32-bit float depth (`D32_SFLOAT`), for shadow samplers; values belong in [0, 1].
     D32f,
+    /// Four unsigned 32-bit integers (`R32G32B32A32_UINT`), for `usampler`/`uimage`.
+    Rgba32ui,
+    /// Four signed 32-bit integers (`R32G32B32A32_SINT`), for `isampler`/`iimage`.
+    Rgba32i,
+    /// One unsigned 32-bit integer (`R32_UINT`).
+    R32ui,
+    /// One signed 32-bit integer (`R32_SINT`).
+    R32i,
 }
 
 impl TexelFormat {
@@ -287,16 +295,32 @@ impl TexelFormat {
             TexelFormat::Rgba32f => "rgba32f",
             TexelFormat::R32f => "r32f",
             TexelFormat::D32f => "d32f",
+            TexelFormat::Rgba32ui => "rgba32ui",
+            TexelFormat::Rgba32i => "rgba32i",
+            TexelFormat::R32ui => "r32ui",
+            TexelFormat::R32i => "r32i",
         }
     }
 
     /// Bytes per texel as stored.
     pub fn texel_bytes(self) -> usize {
         match self {
-            TexelFormat::Rgba8 | TexelFormat::R32f | TexelFormat::D32f => 4,
+            TexelFormat::Rgba8
+            | TexelFormat::R32f
+            | TexelFormat::D32f
+            | TexelFormat::R32ui
+            | TexelFormat::R32i => 4,
             TexelFormat::Rgba16f => 8,
-            TexelFormat::Rgba32f => 16,
+            TexelFormat::Rgba32f | TexelFormat::Rgba32ui | TexelFormat::Rgba32i => 16,
         }
+    }
+
+    /// True for the integer formats (nearest filtering only, by Vulkan's rules).
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            TexelFormat::Rgba32ui | TexelFormat::Rgba32i | TexelFormat::R32ui | TexelFormat::R32i
+        )
     }
 }
 
@@ -391,7 +415,8 @@ pub enum CompareOp {
     Never,
 }
 
-/// A combined image sampler at `(set, binding)`.
+/// A combined image sampler at `(set, binding)`, or with `storage = true` a storage image
+/// (`image2D` and the like: one level, no sampler, read and written by the shader).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Texture {
@@ -423,6 +448,18 @@ pub struct Texture {
     /// Depth comparison; present only for shadow samplers.
     #[serde(default)]
     pub compare: Option<CompareOp>,
+    /// Bound as a storage image (descriptor `STORAGE_IMAGE`, layout `GENERAL`) instead of a
+    /// combined image sampler; the sampler fields do not apply.
+    #[serde(default)]
+    pub storage: bool,
+    /// A storage image whose texels are read back after the run and compared (file
+    /// `image-s<set>-b<binding>.bin`).
+    #[serde(default)]
+    pub output: bool,
+    /// Tolerance for the f32 texels of an output image (rgba32f, r32f); other formats are
+    /// compared exactly.
+    #[serde(default)]
+    pub tolerance: Tolerance,
 }
 
 fn one() -> u32 {

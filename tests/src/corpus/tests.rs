@@ -290,6 +290,10 @@ fn names_are_the_manifest_spellings() {
         TexelFormat::Rgba32f,
         TexelFormat::R32f,
         TexelFormat::D32f,
+        TexelFormat::Rgba32ui,
+        TexelFormat::Rgba32i,
+        TexelFormat::R32ui,
+        TexelFormat::R32i,
     ] {
         spelled(v, v.name());
     }

@@ -1,5 +1,5 @@
-//! Per-case Vulkan objects: host-visible buffers, sampled textures with their samplers, render
-//! targets and descriptor sets, all owned by a [`Scratch`] that destroys them when the case ends
+//! Per-case Vulkan objects: host-visible buffers, sampled textures with their samplers, storage
+//! images, render targets and descriptor sets, all owned by a [`Scratch`] that destroys them when the case ends
 //! (also on every error path).
 
 use ash::vk;
@@ -26,7 +26,8 @@ impl HostBuffer {
     }
 }
 
-/// A sampled texture: image, view and sampler, plus what is needed to upload it.
+/// A sampled texture (image, view and sampler) or a storage image (no sampler, kept in the
+/// `GENERAL` layout), plus what is needed to upload it and read it back.
 pub(crate) struct SampledTexture {
     pub(crate) image: vk::Image,
     pub(crate) view: vk::ImageView,
@@ -36,6 +37,8 @@ pub(crate) struct SampledTexture {
     pub(crate) levels: u32,
     pub(crate) layers: u32,
     pub(crate) regions: Vec<vk::BufferImageCopy>,
+    /// Bound as a storage image.
+    pub(crate) storage: bool,
 }
 
 /// Owns every object created for one case and destroys them in reverse order.
@@ -208,9 +211,19 @@ impl<'a> Scratch<'a> {
     ) -> Result<SampledTexture, LavapipeError> {
         let format = vk_format(spec.format);
         let features = self.ctx.format_features(format);
-        let needs_linear = spec.filter == Filter::Linear || spec.mip == MipMode::Linear;
+        let needs_linear =
+            !spec.storage && (spec.filter == Filter::Linear || spec.mip == MipMode::Linear);
         for (flag, name, needed) in [
-            (vk::FormatFeatureFlags::SAMPLED_IMAGE, "SAMPLED_IMAGE", true),
+            (
+                vk::FormatFeatureFlags::SAMPLED_IMAGE,
+                "SAMPLED_IMAGE",
+                !spec.storage,
+            ),
+            (
+                vk::FormatFeatureFlags::STORAGE_IMAGE,
+                "STORAGE_IMAGE",
+                spec.storage,
+            ),
             (
                 vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR,
                 "SAMPLED_IMAGE_FILTER_LINEAR",
@@ -255,7 +268,13 @@ impl<'a> Scratch<'a> {
             .array_layers(layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+            .usage(if spec.storage {
+                vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+            } else {
+                vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST
+            })
             .initial_layout(vk::ImageLayout::UNDEFINED);
         let aspect = if spec.format == TexelFormat::D32f {
             vk::ImageAspectFlags::DEPTH
@@ -290,7 +309,11 @@ impl<'a> Scratch<'a> {
                 },
             })
             .collect();
-        let sampler = self.sampler(spec)?;
+        let sampler = if spec.storage {
+            vk::Sampler::null()
+        } else {
+            self.sampler(spec)?
+        };
         Ok(SampledTexture {
             image,
             view,
@@ -300,6 +323,7 @@ impl<'a> Scratch<'a> {
             levels: spec.levels,
             layers,
             regions,
+            storage: spec.storage,
         })
     }
 
@@ -408,7 +432,11 @@ impl<'a> Scratch<'a> {
                 [vk::DescriptorImageInfo {
                     sampler: b.sampler,
                     image_view: b.view,
-                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    image_layout: if b.ty == vk::DescriptorType::STORAGE_IMAGE {
+                        vk::ImageLayout::GENERAL
+                    } else {
+                        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                    },
                 }]
             })
             .collect();
@@ -420,7 +448,9 @@ impl<'a> Scratch<'a> {
                     .dst_set(sets[b.set as usize])
                     .dst_binding(b.binding)
                     .descriptor_type(b.ty);
-                if b.ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
+                if b.ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+                    || b.ty == vk::DescriptorType::STORAGE_IMAGE
+                {
                     w.image_info(&image_infos[i])
                 } else {
                     w.buffer_info(&buffer_infos[i])
@@ -522,7 +552,11 @@ impl Binding {
         Binding {
             set,
             binding,
-            ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            ty: if t.storage {
+                vk::DescriptorType::STORAGE_IMAGE
+            } else {
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+            },
             buffer: vk::Buffer::null(),
             view: t.view,
             sampler: t.sampler,
@@ -531,8 +565,57 @@ impl Binding {
 }
 
 impl SampledTexture {
+    /// The layout the shader sees the image in.
+    fn shader_layout(&self) -> vk::ImageLayout {
+        if self.storage {
+            vk::ImageLayout::GENERAL
+        } else {
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+        }
+    }
+
+    /// Records the read-back of a storage image after the shader ran: layout to transfer
+    /// source, copy every level to `buffer` in the upload's layout.
+    pub(crate) fn record_readback(
+        &self,
+        device: &ash::Device,
+        cmd: vk::CommandBuffer,
+        buffer: vk::Buffer,
+    ) {
+        let range = full_range(self.aspect, self.levels, self.layers);
+        let to_src = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::TRANSFER_READ)
+            .old_layout(self.shader_layout())
+            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(self.image)
+            .subresource_range(range);
+        // SAFETY: `cmd` is recording; image, buffer and regions belong to this case, and the
+        // buffer holds the texture's total size.
+        unsafe {
+            device.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_src],
+            );
+            device.cmd_copy_image_to_buffer(
+                cmd,
+                self.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                buffer,
+                &self.regions,
+            );
+        }
+    }
+
     /// Records the upload: layout to transfer destination, copy every level, layout to shader
-    /// read-only.
+    /// read-only (`GENERAL` for storage images).
     pub(crate) fn record_upload(&self, device: &ash::Device, cmd: vk::CommandBuffer) {
         let range = full_range(self.aspect, self.levels, self.layers);
         let to_dst = vk::ImageMemoryBarrier::default()
@@ -546,9 +629,9 @@ impl SampledTexture {
             .subresource_range(range);
         let to_read = to_dst
             .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-            .dst_access_mask(vk::AccessFlags::SHADER_READ)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL);
+            .new_layout(self.shader_layout());
         // SAFETY: `cmd` is recording; image, buffer and regions belong to this case.
         unsafe {
             device.cmd_pipeline_barrier(
@@ -602,6 +685,10 @@ fn vk_format(format: TexelFormat) -> vk::Format {
         TexelFormat::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
         TexelFormat::R32f => vk::Format::R32_SFLOAT,
         TexelFormat::D32f => vk::Format::D32_SFLOAT,
+        TexelFormat::Rgba32ui => vk::Format::R32G32B32A32_UINT,
+        TexelFormat::Rgba32i => vk::Format::R32G32B32A32_SINT,
+        TexelFormat::R32ui => vk::Format::R32_UINT,
+        TexelFormat::R32i => vk::Format::R32_SINT,
     }
 }
 

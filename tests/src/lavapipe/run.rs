@@ -91,6 +91,19 @@ impl Lavapipe {
                 &inputs.push,
             )?,
         };
+        // Storage images marked as outputs are copied to host buffers.
+        let mut image_reads = Vec::new();
+        for (spec, texture) in m.textures.iter().zip(&bound.textures) {
+            if spec.output {
+                let buffer = scratch.host_buffer(
+                    spec.total_bytes(),
+                    vk::BufferUsageFlags::TRANSFER_DST,
+                    &[],
+                )?;
+                texture.record_readback(device, cmd, buffer.buffer);
+                image_reads.push((spec.set, spec.binding, buffer));
+            }
+        }
         // Make shader and transfer writes visible to the host reads below.
         let to_host = vk::MemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
@@ -126,6 +139,9 @@ impl Lavapipe {
         }
         for (location, readback) in targets {
             outputs.insert(OutputKey::Target { location }, readback.read());
+        }
+        for (set, binding, buffer) in image_reads {
+            outputs.insert(OutputKey::Image { set, binding }, buffer.read());
         }
         Ok(outputs)
     }

@@ -116,6 +116,9 @@ impl Executor for Interpreter {
                     Some(target_bytes(out, location, *clear))
                 }
                 (OutputKey::Target { .. }, None) => None,
+                (OutputKey::Image { set, binding }, _) => res
+                    .texture(Binding::new(set, binding))
+                    .map(|t| t.data().to_vec()),
             };
             if let Some(bytes) = bytes {
                 outputs.insert(spec.key, bytes);

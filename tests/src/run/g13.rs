@@ -151,6 +151,9 @@ impl G13 {
                     Some(target_bytes(targets.get(&location), *pixels, *clear))
                 }
                 (OutputKey::Target { .. }, None) => None,
+                (OutputKey::Image { set, binding }, _) => res
+                    .texture(Binding::new(set, binding))
+                    .map(|t| t.data().to_vec()),
             };
             if let Some(bytes) = bytes {
                 outputs.insert(spec.key, bytes);

@@ -31,6 +31,10 @@ pub fn interp_texture(t: &corpus::Texture, data: Vec<u8>) -> Result<Texture, Tex
             TexelFormat::Rgba32f => TextureFormat::Rgba32Float,
             // A depth texel is one float; shadow comparisons read the red channel.
             TexelFormat::R32f | TexelFormat::D32f => TextureFormat::R32Float,
+            TexelFormat::Rgba32ui => TextureFormat::Rgba32Uint,
+            TexelFormat::Rgba32i => TextureFormat::Rgba32Sint,
+            TexelFormat::R32ui => TextureFormat::R32Uint,
+            TexelFormat::R32i => TextureFormat::R32Sint,
         },
         width: w,
         // `extent` gives the face size twice for cubes and the layer count third for arrays;
@@ -100,6 +104,9 @@ mod tests {
             mip: MipMode::None,
             wrap: corpus::Wrap::Mirror,
             compare: None,
+            storage: false,
+            output: false,
+            tolerance: Default::default(),
         }
     }
 

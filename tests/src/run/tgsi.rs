@@ -103,6 +103,20 @@ impl TgsiInterface {
                 })?;
             options.texture_bindings.insert(t.sampler, b);
         }
+        for i in &map.image {
+            let b = m
+                .textures
+                .iter()
+                .find(|x| x.storage && x.binding == i.binding)
+                .map(|x| Binding::new(x.set, x.binding))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "IMAGE[{}] is image unit {}, which has no storage image in case.toml",
+                        i.image, i.binding
+                    ))
+                })?;
+            options.image_bindings.insert(i.image, b);
+        }
         for input in &map.input {
             // Built-ins keep the front end's semantic mapping (POSITION is frag_coord).
             let Some(location) = input.location else {

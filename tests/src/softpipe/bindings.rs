@@ -32,6 +32,9 @@ pub struct TgsiBindings {
     /// Samplers: texture unit (the GLSL binding) to `SAMP[sampler]` and `SVIEW[sampler]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub texture: Vec<TextureBinding>,
+    /// Storage images: image unit (the GLSL binding) to `IMAGE[image]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image: Vec<ImageBinding>,
     /// Fragment inputs: `IN[index]`, a varying location or a built-in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub input: Vec<IoBinding>,
@@ -85,6 +88,17 @@ pub struct TextureBinding {
     pub binding: u32,
     /// `SAMP[sampler]` and `SVIEW[sampler]`.
     pub sampler: u32,
+}
+
+/// A storage image's image unit and its TGSI `IMAGE` index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageBinding {
+    /// The image unit: `layout(binding = N)`, the manifest's `[[texture]] binding` of a
+    /// storage image.
+    pub binding: u32,
+    /// `IMAGE[image]`.
+    pub image: u32,
 }
 
 /// One fragment input or output register.
@@ -195,6 +209,10 @@ mod tests {
             texture: vec![TextureBinding {
                 binding: 1,
                 sampler: 0,
+            }],
+            image: vec![ImageBinding {
+                binding: 2,
+                image: 0,
             }],
             input: vec![IoBinding {
                 index: 0,

@@ -191,6 +191,7 @@ impl Softpipe {
                         storage: b.storage,
                         uniform: b.uniform,
                         texture: b.texture,
+                        image: b.image,
                         input: b.input,
                         output: b.output,
                         state: b.state,

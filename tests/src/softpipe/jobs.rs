@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::bindings::{IoBinding, StateConstant, StorageBinding, TextureBinding, UniformBinding};
+use super::bindings::{
+    ImageBinding, IoBinding, StateConstant, StorageBinding, TextureBinding, UniformBinding,
+};
 use super::error::SoftpipeError;
 use crate::corpus::Case;
 
@@ -96,7 +98,7 @@ pub struct JobTexture {
     pub binding: u32,
     /// `2d`, `3d`, `2d_array`, `cube` (`1d` is refused by the harness).
     pub dim: &'static str,
-    /// `rgba8`, `rgba16f`, `rgba32f`, `r32f`.
+    /// `rgba8`, `rgba16f`, `rgba32f`, `r32f`, `rgba32ui`, `rgba32i`, `r32ui`, `r32i`.
     pub format: &'static str,
     /// Level-0 extent as in the manifest.
     pub size: Vec<u32>,
@@ -110,6 +112,10 @@ pub struct JobTexture {
     pub wrap: &'static str,
     /// Whether the sampler compares (refused by the harness).
     pub compare: bool,
+    /// Bound to an image unit (`bind_to_image`) instead of a texture unit.
+    pub storage: bool,
+    /// A storage image read back after the run.
+    pub output: bool,
     /// The generated texels, all levels.
     pub input: PathBuf,
 }
@@ -170,6 +176,9 @@ pub struct ResultBindings {
     pub uniform: Vec<UniformBinding>,
     /// Samplers.
     pub texture: Vec<TextureBinding>,
+    /// Storage images.
+    #[serde(default)]
+    pub image: Vec<ImageBinding>,
     /// Fragment inputs.
     pub input: Vec<IoBinding>,
     /// Fragment outputs.
@@ -237,6 +246,8 @@ pub fn job_for(case: &Case, work: &Path) -> Result<Job, SoftpipeError> {
             mip: t.mip.name(),
             wrap: t.wrap.name(),
             compare: t.compare.is_some(),
+            storage: t.storage,
+            output: t.output,
             input,
         });
     }

@@ -3,14 +3,14 @@
 
 use super::lod::LodInput;
 use super::sample::{gather, sample, Request};
-use super::{Sampler, Texture};
+use super::{Filter, MipFilter, Sampler, Texture};
 use crate::interp::error::InterpError;
 use crate::interp::exec::Machine;
 use crate::interp::lanes::Mask;
 use crate::ir::eval::round_float;
 use crate::ir::{
     Axis, Binding, Const, DerivPrecision, FetchOp, Inst, LodMode, SampleOp, SizeOp, TexDim,
-    TexTarget, Value,
+    TexTarget, TexelClass, Type, Value,
 };
 
 /// A float result of type `ty` from an f32 (rounded once for f16).
@@ -19,7 +19,7 @@ fn float_result(v: f32, ty: crate::ir::Type) -> Const {
 }
 
 impl Machine<'_> {
-    fn texture(
+    pub(super) fn texture(
         &self,
         inst: Inst,
         binding: Binding,
@@ -60,12 +60,50 @@ impl Machine<'_> {
         Ok(out)
     }
 
-    /// Writes one lane's texel (or shadow result) to the instruction's results.
-    fn write_texel(&mut self, inst: Inst, lane: usize, texel: [f32; 4]) {
+    /// Writes one lane's texel (or shadow result) to the instruction's results: integer
+    /// results take the words' bits (integer textures carry them in f32 containers).
+    pub(super) fn write_texel(&mut self, inst: Inst, lane: usize, texel: [f32; 4]) {
         let func = self.func;
         for (&r, &v) in func.insts[inst].results.iter().zip(&texel) {
-            self.vals.set(r, lane, float_result(v, func.value_type(r)));
+            let ty = func.value_type(r);
+            let c = if ty.is_float() {
+                float_result(v, ty)
+            } else {
+                Const::u32(v.to_bits())
+            };
+            self.vals.set(r, lane, c);
         }
+    }
+
+    /// Checks that the results' class (f32 or i32) is the bound texture's format class.
+    fn check_texel_class(
+        &self,
+        inst: Inst,
+        binding: Binding,
+        tex: &Texture,
+    ) -> Result<(), InterpError> {
+        let func = self.func;
+        let int_results = func.insts[inst]
+            .results
+            .first()
+            .is_some_and(|&r| func.value_type(r) == Type::I32);
+        let want = if int_results {
+            TexelClass::Int
+        } else {
+            TexelClass::Float
+        };
+        if tex.desc().format.class() != want {
+            return Err(InterpError::TexelMismatch {
+                inst,
+                binding,
+                reason: if int_results {
+                    "integer results from a float texture"
+                } else {
+                    "float results from an integer texture"
+                },
+            });
+        }
+        Ok(())
     }
 
     pub(crate) fn exec_sample(
@@ -79,7 +117,9 @@ impl Machine<'_> {
         if data.args.len() != op.arity() || data.results.len() != op.result_count() {
             return Err(self.malformed(inst, "sample operands or results do not fit its kind"));
         }
-        self.texture(inst, op.texture, op.target)?;
+        let tex = self.texture(inst, op.texture, op.target)?;
+        self.check_texel_class(inst, op.texture, tex)?;
+        let integer = tex.desc().format.class() == TexelClass::Int;
         let sampler: Sampler =
             *self
                 .res()
@@ -102,6 +142,18 @@ impl Machine<'_> {
                 })
             }
             _ => {}
+        }
+        // Integer texels are only moved, never weighted (see the format module's notes), and
+        // Vulkan allows only nearest filtering of integer formats anyway.
+        if integer
+            && (sampler.mag_filter != Filter::Nearest
+                || sampler.min_filter != Filter::Nearest
+                || sampler.mip_filter == MipFilter::Linear)
+        {
+            return Err(InterpError::SamplerMismatch {
+                inst,
+                reason: "an integer texture is sampled with nearest filtering only",
+            });
         }
         let implicit = matches!(op.lod, LodMode::Implicit | LodMode::Bias);
         let quads = if implicit {
@@ -202,7 +254,8 @@ impl Machine<'_> {
         if op.target.dim == TexDim::Cube || args.len() != n + op.target.arrayed as usize + 1 {
             return Err(self.malformed(inst, "fetch operands do not fit its target"));
         }
-        self.texture(inst, op.texture, op.target)?;
+        let tex = self.texture(inst, op.texture, op.target)?;
+        self.check_texel_class(inst, op.texture, tex)?;
         for lane in mask.lanes() {
             let mut ints = [0i64; 5];
             for (slot, &a) in ints.iter_mut().zip(args) {

@@ -10,11 +10,13 @@
 //!   the layer count does not shrink.
 //! - [`Sampler`]: filters, mip mode, wrap per axis, LOD bias and clamps, optional comparison.
 //! - `sample` (filtering, rules 6 to 9), `lod` (rules 3 to 5), `cube` (rule 1), `execute` (the
-//!   IR's texture instructions, rules 10 and 11).
+//!   IR's texture instructions, rules 10 and 11), `image` (storage images: `image_load`,
+//!   `image_store`, `image_size` on level 0 of a bound texture).
 
 mod cube;
 mod execute;
 mod format;
+mod image;
 mod lod;
 mod sample;
 
@@ -257,21 +259,81 @@ impl Texture {
         &self.data
     }
 
-    /// Texel `(x, y, z)` of `slice` at `level`, as RGBA; (0, 0, 0, 0) outside the texture.
-    pub fn texel(&self, level: u32, slice: u32, x: u32, y: u32, z: u32) -> [f32; 4] {
+    /// A texture from texels given as 32-bit words (integers for integer formats, f32 bits
+    /// for float formats; see [`TextureFormat::encode_words`]).
+    pub fn from_words(desc: TextureDesc, texels: &[[u32; 4]]) -> Result<Texture, TextureError> {
+        let (_, size) = desc.layout()?;
+        let texel_bytes = desc.format.texel_bytes();
+        if texels.len().checked_mul(texel_bytes) != Some(size) {
+            return Err(TextureError::DataSize {
+                expected: size,
+                got: texels.len().saturating_mul(texel_bytes),
+                what: "texels * texel size",
+            });
+        }
+        let mut data = Vec::with_capacity(size);
+        for &t in texels {
+            desc.format.encode_words(t, &mut data);
+        }
+        Texture::new(desc, data)
+    }
+
+    /// The byte range of texel `(x, y, z)` of `slice` at `level`, if inside the texture.
+    fn texel_range(
+        &self,
+        level: u32,
+        slice: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+    ) -> Option<core::ops::Range<usize>> {
         let [w, h, d] = self.desc.level_extent(level);
         if level >= self.desc.levels || slice >= self.desc.slices() || x >= w || y >= h || z >= d {
-            return [0.0; 4];
+            return None;
         }
         let index = ((slice as usize * d as usize + z as usize) * h as usize + y as usize)
             * w as usize
             + x as usize;
         let size = self.desc.format.texel_bytes();
         let start = self.level_offsets[level as usize] + index * size;
-        match self.data.get(start..start + size) {
-            Some(bytes) => self.desc.format.decode(bytes),
+        let range = start..start + size;
+        (range.end <= self.data.len()).then_some(range)
+    }
+
+    /// Texel `(x, y, z)` of `slice` at `level`, as RGBA; (0, 0, 0, 0) outside the texture.
+    /// Integer formats give their words' bits in f32 containers.
+    pub fn texel(&self, level: u32, slice: u32, x: u32, y: u32, z: u32) -> [f32; 4] {
+        match self.texel_range(level, slice, x, y, z) {
+            Some(r) => self.desc.format.decode(&self.data[r]),
             None => [0.0; 4],
         }
+    }
+
+    /// Texel `(x, y, z)` of `slice` at `level` as 32-bit words (see
+    /// [`TextureFormat::decode_words`]); zeros outside the texture.
+    pub fn texel_words(&self, level: u32, slice: u32, x: u32, y: u32, z: u32) -> [u32; 4] {
+        match self.texel_range(level, slice, x, y, z) {
+            Some(r) => self.desc.format.decode_words(&self.data[r]),
+            None => [0; 4],
+        }
+    }
+
+    /// Writes texel `(x, y, z)` of `slice` at `level` from 32-bit words (see
+    /// [`TextureFormat::encode_words`]); false (and nothing written) outside the texture.
+    pub fn store_words(
+        &mut self,
+        level: u32,
+        slice: u32,
+        [x, y, z]: [u32; 3],
+        texel: [u32; 4],
+    ) -> bool {
+        let Some(r) = self.texel_range(level, slice, x, y, z) else {
+            return false;
+        };
+        let mut bytes = Vec::with_capacity(r.len());
+        self.desc.format.encode_words(texel, &mut bytes);
+        self.data[r].copy_from_slice(&bytes);
+        true
     }
 }
 

@@ -379,6 +379,13 @@ fn write_effect_attrs<'v>(
         }
         EffectOp::TexSize(op) => write!(f, " {} tex{}", syntax::target(op.target), op.texture)?,
         EffectOp::TexLevels(b) => write!(f, " tex{b}")?,
+        EffectOp::ImageLoad(op) | EffectOp::ImageStore(op) | EffectOp::ImageSize(op) => write!(
+            f,
+            " {} {} img{}",
+            syntax::target(op.target),
+            op.format.name(),
+            op.image
+        )?,
     }
     Ok(args)
 }

@@ -6,6 +6,7 @@ mod control_flow;
 mod float_ops;
 mod geometry;
 mod harness;
+mod image_ops;
 mod int_ops;
 mod legacy_ops;
 mod memory_ops;

@@ -9,6 +9,7 @@ use crate::ir::effects::{
 };
 use crate::ir::entities::{Block, Value};
 use crate::ir::function::{InstData, InstFlags, Op, ValueDef};
+use crate::ir::image::{ImageFormat, ImageOp};
 use crate::ir::ops::PureOp;
 use crate::ir::text::error::{ParseError, ParseErrorKind};
 use crate::ir::text::lex::{Pos, Tok};
@@ -39,6 +40,8 @@ enum Mnemonic {
     Fetch,
     TexSize,
     TexLevels,
+    /// `image_load`, `image_store` or `image_size`: target, format, `img(SET, BINDING)`.
+    Image(fn(ImageOp) -> EffectOp),
 }
 
 impl<'a> Parser<'a, '_> {
@@ -160,6 +163,9 @@ impl<'a> Parser<'a, '_> {
             "fetch" => Mnemonic::Fetch,
             "tex_size" => Mnemonic::TexSize,
             "tex_levels" => Mnemonic::TexLevels,
+            "image_load" => Mnemonic::Image(EffectOp::ImageLoad),
+            "image_store" => Mnemonic::Image(EffectOp::ImageStore),
+            "image_size" => Mnemonic::Image(EffectOp::ImageSize),
             "demote" => Mnemonic::Plain(Op::Effect(EffectOp::Demote)),
             "if" => Mnemonic::Plain(Op::If),
             "loop" => Mnemonic::Plain(Op::Loop),
@@ -281,6 +287,20 @@ impl<'a> Parser<'a, '_> {
                 EffectOp::TexSize(SizeOp { texture, target })
             }
             Mnemonic::TexLevels => EffectOp::TexLevels(self.tex_binding("tex")?),
+            Mnemonic::Image(make) => {
+                let target = self.target()?;
+                let (w, wpos) =
+                    self.word("an image format (`rgba32f`, `r32ui`, `unknown`, ...)")?;
+                let format =
+                    ImageFormat::parse(w).ok_or_else(|| unknown(wpos, "image format", w))?;
+                self.keyword("img", "`img(SET, BINDING)`")?;
+                let image = self.binding()?;
+                make(ImageOp {
+                    image,
+                    target,
+                    format,
+                })
+            }
         };
         Ok((Op::Effect(effect), self.operands()?))
     }

@@ -1,5 +1,5 @@
 //! `LOAD`, `STORE`, `RESQ` and the integer atomics (`ATOMUADD`, `ATOMCAS`, ...) on buffers,
-//! shared memory and constant buffers.
+//! shared memory and constant buffers (images are `image.rs`).
 //!
 //! Addresses are byte offsets (`src.x` read as an integer). Channel `c` of the destination
 //! (or of the stored value) is the 32-bit word at `address + 4 * c`, for the channels of the
@@ -79,15 +79,20 @@ impl Lifter<'_, '_> {
         index: i64,
         pos: crate::tgsi::error::Pos,
     ) -> Result<AddressSpace> {
-        if file == RegFile::Image {
-            return Err(self.unsupported("image access (the graph IR has no storage images)"));
-        }
         let index =
             u32::try_from(index).map_err(|_| TgsiError::invalid(pos, "negative resource index"))?;
         self.resource_space(file, index, pos)
     }
 
     pub(super) fn memory_op(&mut self, op: Opcode) -> Result<()> {
+        let inst = self.inst();
+        let resource = match op {
+            Opcode::STORE => inst.dsts.first().map(|d| d.reg.file),
+            _ => inst.srcs.first().map(|s| s.reg.file),
+        };
+        if resource == Some(RegFile::Image) {
+            return self.image_op(op);
+        }
         match op {
             Opcode::LOAD => {
                 let res = self.src(0)?;

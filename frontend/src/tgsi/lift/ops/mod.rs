@@ -8,6 +8,7 @@
 
 mod control;
 mod float;
+mod image;
 mod int;
 mod legacy;
 mod memory;

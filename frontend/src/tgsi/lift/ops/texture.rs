@@ -11,7 +11,8 @@
 //! `RECT` targets take unnormalised coordinates; they are divided by the level-0 size. Outside
 //! fragment shaders there are no quad derivatives, so implicit-LOD samples read level 0 (and a
 //! bias becomes the LOD), as GLSL specifies for `texture()` there. A shadow sample returns
-//! `(r, r, r, 1)`.
+//! `(r, r, r, 1)`. A unit whose `SVIEW` declares `SINT` or `UINT` returns `i32` texels (the
+//! IR's integer textures, sampled with nearest filtering by the API's rules).
 //!
 //! `TG4` (texture gather, `tgsi.rst`: the four texels of the bilinear footprint at the base
 //! level in the order (-, +), (+, +), (+, -), (-, -)) takes the component to gather from
@@ -183,8 +184,7 @@ impl Lifter<'_, '_> {
         }
     }
 
-    /// The unit index of source `s`, which must be a declared register of `file`; integer
-    /// sampler views are refused (the IR's samples and fetches return floats).
+    /// The unit index of source `s`, which must be a declared register of `file`.
     fn unit(&self, s: usize, file: RegFile) -> Result<u32> {
         let src = self.src(s)?;
         if src.reg.file != file {
@@ -208,6 +208,12 @@ impl Lifter<'_, '_> {
                 format!("{}[{unit}] is not declared", file.name()),
             ));
         }
+        Ok(unit)
+    }
+
+    /// The texel component type of texture unit `unit`: `i32` when its `SVIEW` declares an
+    /// integer return type, else `f32`.
+    fn texel_type(&self, unit: u32) -> Type {
         let integer = self.prog.decls.iter().any(|d| {
             d.file == RegFile::SamplerView
                 && (d.range.first..=d.range.last).contains(&unit)
@@ -215,9 +221,10 @@ impl Lifter<'_, '_> {
                     .is_some_and(|t| matches!(t[0], ReturnType::Sint | ReturnType::Uint))
         });
         if integer {
-            return Err(self.unsupported("integer textures (the graph IR samples floats)"));
+            Type::I32
+        } else {
+            Type::F32
         }
-        Ok(unit)
     }
 
     fn layout(&self, target: TextureTarget) -> Result<Layout> {
@@ -431,7 +438,11 @@ impl Lifter<'_, '_> {
             min_lod: false,
             offset: self.texel_offset()?,
         };
-        let tys = vec![Type::F32; op.result_count()];
+        let ty = self.texel_type(tex_unit);
+        if ty == Type::I32 && shadow.is_some() {
+            return Err(self.unsupported("depth comparison with an integer texture"));
+        }
+        let tys = vec![ty; op.result_count()];
         let results = self.b.effect(EffectOp::Sample(op), &args, &tys);
         let texel: [Value; 4] = if shadow.is_some() {
             let one = self.fc(1.0);
@@ -471,7 +482,8 @@ impl Lifter<'_, '_> {
             target: l.target(),
             offset: self.texel_offset()?,
         };
-        let r = self.b.effect(EffectOp::Fetch(op), &args, &[Type::F32; 4]);
+        let ty = self.texel_type(unit);
+        let r = self.b.effect(EffectOp::Fetch(op), &args, &[ty; 4]);
         let texel = [r[0], r[1], r[2], r[3]];
         self.store(0, swizzle.map(|c| Some(texel[c as usize])))
     }
