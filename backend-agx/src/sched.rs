@@ -185,6 +185,9 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
     match i {
         DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
         DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
+        // An atomic reads and writes memory: ordering it as a store keeps it after every
+        // earlier access and before every later one.
+        DeviceAtomic(_) | ThreadgroupAtomic(_) => Mem::Write,
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }

@@ -1,6 +1,6 @@
-//! Wait insertion (ERRATA.md, "wait"): device loads and texture instructions complete
-//! asynchronously on one of two wait slots, and their destination registers may be touched
-//! only after `wait <slot>`.
+//! Wait insertion (ERRATA.md, "wait"): device loads, device atomics and texture instructions
+//! complete asynchronously on one of two wait slots, and their destination registers may be
+//! touched only after `wait <slot>`.
 //!
 //! Walking the lowered code in order, the pass keeps the halves each slot's loads will write:
 //! - a load goes to the slot with fewer pending loads (slot 0 on a tie), after a `wait` on it
@@ -104,6 +104,7 @@ fn is_boundary(i: &Instr<PReg>) -> bool {
 fn load_slot_mut(i: &mut Instr<PReg>) -> Option<&mut u8> {
     match i {
         Instr::DeviceLoad(a) => Some(&mut a.slot),
+        Instr::DeviceAtomic(a) => Some(&mut a.slot),
         Instr::TextureSample(t) | Instr::TextureLoad(t) => Some(&mut t.slot),
         _ => None,
     }
