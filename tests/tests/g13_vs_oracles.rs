@@ -98,16 +98,14 @@ const TGSI_G13_VS_ORACLE: &[G13Difference] = &[];
 const SPIRV_G13_VS_INTERP: &[G13Difference] = &[];
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
-const TGSI_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "frag_texture_gather",
-            allowance: Allowance::AnyFailure,
-            reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
-        },
+const TGSI_G13_VS_INTERP: &[G13Difference] = &[G13Difference {
+    levels: BOTH,
+    known: KnownDifference {
+        case: "frag_texture_gather",
+        allowance: Allowance::AnyFailure,
+        reason: "missing feature: the TGSI front end rejects it (see interp_vs_softpipe.rs)",
     },
-];
+}];
 
 /// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
 fn announce(text: &str) {
