@@ -228,6 +228,7 @@ fn worth_skipping(code: &[MInst<PReg>]) -> bool {
                     op,
                     Instr::DeviceLoad(_)
                         | Instr::DeviceStore(_)
+                        | Instr::DeviceAtomic(_)
                         | Instr::TextureSample(_)
                         | Instr::TextureLoad(_)
                 ) {

@@ -5,8 +5,8 @@
 //! model (`agxc_runtime_sim::timing`) documents, so that estimates and simulated cycles agree:
 //! moves, bit operations, `get_sr` and selects like `iadd` (2/1); `convert` and derivatives
 //! like `imadd` (3/2), and so do `sample_mask` and `simd_shuffle` (the simulator issues them
-//! as quad operations); memory results after 60 (device), 80 (texture), 10 (threadgroup,
-//! stack) cycles; everything else issues in one cycle.
+//! as quad operations); memory results after 60 (device, atomics included), 80 (texture), 10
+//! (threadgroup, stack, local atomics) cycles; everything else issues in one cycle.
 
 use crate::isa::{FUnaryOp, Instr};
 
@@ -38,9 +38,9 @@ pub fn cost<R>(i: &Instr<R>) -> (u32, u32) {
             FUnaryOp::Rcp => (5, 3),
             FUnaryOp::Rsqrt | FUnaryOp::RsqrtSpecial => (6, 4),
         },
-        DeviceLoad(_) => (DEVICE_LOAD_LATENCY, 1),
+        DeviceLoad(_) | DeviceAtomic(_) => (DEVICE_LOAD_LATENCY, 1),
         TextureSample(_) | TextureLoad(_) => (TEXTURE_LATENCY, 1),
-        ThreadgroupLoad(_) | StackLoad(_) => (LOCAL_MEMORY_LATENCY, 1),
+        ThreadgroupLoad(_) | StackLoad(_) | ThreadgroupAtomic(_) => (LOCAL_MEMORY_LATENCY, 1),
         LdVar { .. } => (3, 1),
         PopExec { .. } | ExecStack { .. } => (2, 1),
         _ => (1, 1),
@@ -51,6 +51,9 @@ pub fn cost<R>(i: &Instr<R>) -> (u32, u32) {
 pub fn is_async_load<R>(i: &Instr<R>) -> bool {
     matches!(
         i,
-        Instr::DeviceLoad(_) | Instr::TextureSample(_) | Instr::TextureLoad(_)
+        Instr::DeviceLoad(_)
+            | Instr::DeviceAtomic(_)
+            | Instr::TextureSample(_)
+            | Instr::TextureLoad(_)
     )
 }

@@ -215,6 +215,8 @@ pub fn instr_has_side_effects<R>(i: &Instr<R>) -> bool {
             | DeviceStore(_)
             | StackStore(_)
             | ThreadgroupStore(_)
+            | DeviceAtomic(_)
+            | ThreadgroupAtomic(_)
     )
 }
 

@@ -6,8 +6,9 @@
 //!
 //! - **register dependences** between views of a group whose units overlap: read after write
 //!   (weighted with the writer's latency), write after read and write after write (order only);
-//! - **memory order**: a store (device, threadgroup, stack, `st_tile`) stays after every earlier
-//!   load and store, a load after the last earlier store; texture and varying reads are free;
+//! - **memory order**: a store (device, threadgroup, stack, `st_tile`) or an atomic (a load
+//!   and a store) stays after every earlier load and store, a load after the last earlier
+//!   store or atomic; texture and varying reads are free;
 //!   `threadgroup_barrier` and `sample_mask` (a discard) are fences for everything.
 //!
 //! # Heuristic
@@ -185,6 +186,9 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
     match i {
         DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
         DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
+        // An atomic reads and writes memory: ordering it as a store keeps it after every
+        // earlier access and before every later one.
+        DeviceAtomic(_) | ThreadgroupAtomic(_) => Mem::Write,
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }
@@ -676,6 +680,49 @@ mod tests {
             .position(|l| l.contains("device_store %1"))
             .unwrap_or(0);
         assert!(s1 < s2, "{t:?}");
+    }
+
+    #[test]
+    fn an_atomic_keeps_a_later_load_after_it() {
+        // a = 1; atomic add (no result) of a; z = load; y = z + 1.0: the load is ready before
+        // the atomic (which waits for `a`) and heads the longer chain, so only the rule that an
+        // atomic reads and writes memory keeps it from moving up past the atomic.
+        let mut m = MFunction::default();
+        let a = m.new_group(RegClass::R32);
+        let z = m.new_group(RegClass::R32);
+        let y = m.new_group(RegClass::R32);
+        m.push(MInst::Op(Instr::MovImm {
+            dst: Dst::new(a),
+            imm: 1,
+        }));
+        m.push(MInst::Op(Instr::DeviceAtomic(crate::isa::DeviceAtomic {
+            op: crate::isa::AtomicOpc::Add,
+            dst: None,
+            value: a,
+            base: MemBase::Uniform(0),
+            offset: MemOffset::Imm(0),
+            slot: 0,
+        })));
+        m.push(MInst::Op(Instr::DeviceLoad(DeviceAccess {
+            data: z,
+            base: MemBase::Uniform(0),
+            offset: MemOffset::Imm(0),
+            format: MemFormat::I32,
+            mask: 1,
+            shift: 0,
+            slot: 0,
+        })));
+        m.push(MInst::Op(Instr::Fadd {
+            prec: Precision::F32,
+            dst: Dst::new(y),
+            sat: false,
+            a: FSrc::reg(z),
+            b: FSrc::imm(0x30),
+        }));
+        schedule(&mut m);
+        let t = text(&m);
+        let at = |p: &str| t.iter().position(|l| l.starts_with(p)).unwrap_or(99);
+        assert!(at("atomic") < at("device_load"), "{t:?}");
     }
 
     /// `n` independent chains `c = imm; t = texture_load(c); y = t + 1.0; store y`: a latency

@@ -1,6 +1,6 @@
-//! Wait insertion (ERRATA.md, "wait"): device loads and texture instructions complete
-//! asynchronously on one of two wait slots, and their destination registers may be touched
-//! only after `wait <slot>`.
+//! Wait insertion (ERRATA.md, "wait"): device loads, device atomics and texture instructions
+//! complete asynchronously on one of two wait slots, and their destination registers may be
+//! touched only after `wait <slot>`.
 //!
 //! Walking the lowered code in order, the pass keeps the halves each slot's loads will write:
 //! - a load goes to the slot with fewer pending loads (slot 0 on a tie), after a `wait` on it
@@ -104,6 +104,7 @@ fn is_boundary(i: &Instr<PReg>) -> bool {
 fn load_slot_mut(i: &mut Instr<PReg>) -> Option<&mut u8> {
     match i {
         Instr::DeviceLoad(a) => Some(&mut a.slot),
+        Instr::DeviceAtomic(a) => Some(&mut a.slot),
         Instr::TextureSample(t) | Instr::TextureLoad(t) => Some(&mut t.slot),
         _ => None,
     }
@@ -173,5 +174,38 @@ mod tests {
         assert_eq!(waits[16], "wait 0");
         assert_eq!(waits[17], "load 0");
         assert_eq!(&waits[18..], ["wait 0", "wait 1", "stop"]);
+    }
+
+    #[test]
+    fn device_atomics_take_a_slot_and_their_result_is_waited_for() {
+        let atomic = |dst: Option<u16>| {
+            Lowered::Instr(Instr::DeviceAtomic(crate::isa::DeviceAtomic {
+                op: crate::isa::AtomicOpc::Add,
+                dst: dst.map(PReg::r32),
+                value: PReg::r32(9),
+                base: MemBase::Uniform(0),
+                offset: MemOffset::Imm(0),
+                slot: 0,
+            }))
+        };
+        // A load takes slot 0, the atomic slot 1; reading the atomic's result (r2) waits on
+        // slot 1 only, and the slot-0 load is drained at `stop`.
+        let code = vec![
+            load(1),
+            atomic(Some(2)),
+            add(3, 2),
+            Lowered::Instr(Instr::Stop),
+        ];
+        let out: Vec<String> = insert(code)
+            .iter()
+            .map(|l| match l {
+                Lowered::Instr(Instr::DeviceAtomic(a)) => format!("atomic {}", a.slot),
+                other => slots_and_waits(std::slice::from_ref(other)).remove(0),
+            })
+            .collect();
+        assert_eq!(
+            out,
+            ["load 0", "atomic 1", "wait 1", "alu", "wait 0", "stop"]
+        );
     }
 }

@@ -122,6 +122,35 @@ impl Display for CompareOperands<'_> {
     }
 }
 
+/// A threadgroup base as the disassembler prints it.
+fn tg_base(base: &TgBase) -> String {
+    match base {
+        TgBase::Half(h) => Reg::Half(*h).to_string(),
+        TgBase::Uni16(u) => Src::Uni16(*u).to_string(),
+        TgBase::Imm(v) => v.to_string(),
+    }
+}
+
+/// A threadgroup index as the disassembler prints it.
+fn tg_index(offset: &TgIndex) -> String {
+    match offset {
+        TgIndex::Imm(v) => v.to_string(),
+        TgIndex::Half(h) => Reg::Half(*h).to_string(),
+    }
+}
+
+/// An atomic's result register, `_` when the result is not wanted.
+struct AtomicDst(Option<u8>);
+
+impl Display for AtomicDst {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(r) => write!(f, "{}", Reg::R32(r)),
+            None => f.write_char('_'),
+        }
+    }
+}
+
 struct Run(RegRange);
 
 impl Display for Run {
@@ -372,22 +401,44 @@ impl Display for Decoded {
                 mask,
                 ..
             } => {
-                let base = match base {
-                    TgBase::Half(h) => Reg::Half(*h).to_string(),
-                    TgBase::Uni16(u) => Src::Uni16(*u).to_string(),
-                    TgBase::Imm(v) => v.to_string(),
-                };
-                let offset = match offset {
-                    TgIndex::Imm(v) => v.to_string(),
-                    TgIndex::Half(h) => Reg::Half(*h).to_string(),
-                };
                 write!(
                     f,
-                    "{m} {}, {base}, {offset}, {}, {mask:#06b}",
+                    "{m} {}, {}, {}, {}, {mask:#06b}",
                     Run(*regs),
+                    tg_base(base),
+                    tg_index(offset),
                     format.name()
                 )
             }
+            Inst::DeviceAtomic {
+                op,
+                dst,
+                value,
+                base,
+                offset,
+                slot,
+            } => write!(
+                f,
+                "{m} {} {}, {}, {base}, {offset}, slot {slot}",
+                op.name(),
+                AtomicDst(*dst),
+                Run(*value)
+            ),
+            Inst::LocalAtomic {
+                op,
+                dst,
+                value,
+                base,
+                offset,
+            } => write!(
+                f,
+                "{m} {} {}, {}, {}, {}",
+                op.name(),
+                AtomicDst(*dst),
+                Run(*value),
+                tg_base(base),
+                tg_index(offset)
+            ),
             Inst::Texture(t) => {
                 let coords = t.dim.coord_components() + u32::from(t.dim.is_array());
                 let coords = RegRange {

@@ -117,6 +117,9 @@
 //! - Texture instruction operands (`decode::texture`): the compare reference and packed offsets
 //!   in the registers from `O`; bit 63 is the wait slot.
 //! - `sample_mask` (not in the document; Mesa's encoding): the discard instruction.
+//! - `atomic` / `local_atomic` (not in the document; Mesa's encodings): operands in
+//!   `decode::atomic`; lanes in ascending order, SIMD-groups and workgroups in the order the
+//!   runtime runs them, so results are deterministic (`exec::atomic`).
 //! - `get_sr` uses Mesa's special register numbers (the document has none):
 //!
 //! | SR | name | value |

@@ -63,11 +63,11 @@ pub enum InstClass {
     ControlFlow,
     /// `pop_exec`, `if_*`, `else_*`, `while_*`.
     ExecMask,
-    /// `device_load`.
+    /// `device_load`, `atomic`.
     DeviceLoad,
     /// `device_store`.
     DeviceStore,
-    /// `threadgroup_load`, `threadgroup_store`.
+    /// `threadgroup_load`, `threadgroup_store`, `local_atomic`.
     Threadgroup,
     /// Stack instructions.
     Stack,
@@ -168,6 +168,10 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
         Inst::Device { store: false, .. } => (DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
         Inst::Device { store: true, .. } => (DeviceStore, cost(1, 1)),
         Inst::Threadgroup { .. } => (Threadgroup, cost(THREADGROUP_LATENCY, 1)),
+        // Atomics count with the loads of their memory: a device atomic returns on a wait
+        // slot after a device load's latency, a local atomic after a threadgroup access's.
+        Inst::DeviceAtomic { .. } => (DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
+        Inst::LocalAtomic { .. } => (Threadgroup, cost(THREADGROUP_LATENCY, 1)),
         Inst::Stack { .. } | Inst::StackGetPtr { .. } | Inst::StackAdjust { .. } => {
             (Stack, cost(STACK_LATENCY, 1))
         }

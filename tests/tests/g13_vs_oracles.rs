@@ -81,10 +81,6 @@ struct G13Difference {
 /// Both levels.
 const BOTH: &[OptLevel] = &OptLevel::ALL;
 
-/// Why the atomics cases fail on the G13: the backend refuses them at compile time.
-const ATOMICS_UNSUPPORTED: &str = "missing feature: the G13 backend has no atomic instructions \
-     yet; instruction selection refuses the IR's `atomic` with an error naming it";
-
 /// Why the storage-image cases fail on the G13: the backend refuses them at compile time.
 const IMAGES_UNSUPPORTED: &str = "missing feature: the G13 backend refuses storage images \
      (`image_load`, `image_store`, `image_size`: no image write encoding or isel yet)";
@@ -95,30 +91,6 @@ const INT_TEXTURES_UNSUPPORTED: &str =
 
 /// G13-specific differences from lavapipe (backend bugs, with a minimal repro in the reason).
 const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_histogram",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_reduce_shared",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_slot_alloc",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
     G13Difference {
         levels: BOTH,
         known: KnownDifference {
@@ -138,61 +110,19 @@ const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
 ];
 
 /// As [`SPIRV_G13_VS_ORACLE`], for softpipe.
-const TGSI_G13_VS_ORACLE: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "shared_atomics",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
+const TGSI_G13_VS_ORACLE: &[G13Difference] = &[G13Difference {
+    levels: BOTH,
+    known: KnownDifference {
+        case: "comp_image_blur",
+        allowance: Allowance::AnyFailure,
+        reason: IMAGES_UNSUPPORTED,
     },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "ssbo_atomics",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "comp_image_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-];
+}];
 
 /// SPIR-V cases where the G13 may differ from the interpreter's model of it. A case the
 /// interpreter cannot run (it reports an error) appears here too: there is nothing to compare
 /// against.
 const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_histogram",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_reduce_shared",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "atomic_slot_alloc",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
     G13Difference {
         levels: BOTH,
         known: KnownDifference {
@@ -212,32 +142,14 @@ const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
 ];
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
-const TGSI_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "shared_atomics",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
+const TGSI_G13_VS_INTERP: &[G13Difference] = &[G13Difference {
+    levels: BOTH,
+    known: KnownDifference {
+        case: "comp_image_blur",
+        allowance: Allowance::AnyFailure,
+        reason: IMAGES_UNSUPPORTED,
     },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "ssbo_atomics",
-            allowance: Allowance::AnyFailure,
-            reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "comp_image_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-];
+}];
 
 /// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
 fn announce(text: &str) {

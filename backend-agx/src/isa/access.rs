@@ -71,6 +71,16 @@ impl<R> Instr<R> {
             StackLoad(a) => f(&a.data),
             ThreadgroupLoad(a) => f(&a.data),
             TextureSample(t) | TextureLoad(t) => f(&t.dst),
+            DeviceAtomic(a) => {
+                if let Some(d) = &a.dst {
+                    f(d);
+                }
+            }
+            ThreadgroupAtomic(a) => {
+                if let Some(d) = &a.dst {
+                    f(d);
+                }
+            }
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -142,6 +152,22 @@ impl<R> Instr<R> {
                 }
             }
             TextureSample(t) | TextureLoad(t) => tex_uses(t, f),
+            DeviceAtomic(a) => {
+                if let MemBase::Reg(r) = &a.base {
+                    f(r);
+                }
+                mem_offset(&a.offset, f);
+                f(&a.value);
+            }
+            ThreadgroupAtomic(a) => {
+                if let TgBase::Reg(r) = &a.base {
+                    f(r);
+                }
+                if let TgOffset::Reg(r) = &a.offset {
+                    f(r);
+                }
+                f(&a.value);
+            }
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -222,7 +248,9 @@ impl<R> Instr<R> {
             | StackLoad(_)
             | StackStore(_)
             | ThreadgroupLoad(_)
-            | ThreadgroupStore(_) => {}
+            | ThreadgroupStore(_)
+            | DeviceAtomic(_)
+            | ThreadgroupAtomic(_) => {}
         }
     }
 
@@ -269,7 +297,9 @@ impl<R> Instr<R> {
             | StackLoad(_)
             | StackStore(_)
             | ThreadgroupLoad(_)
-            | ThreadgroupStore(_) => {}
+            | ThreadgroupStore(_)
+            | DeviceAtomic(_)
+            | ThreadgroupAtomic(_) => {}
         }
     }
 

@@ -180,6 +180,23 @@ fn mem_offset<R: Display>(f: &mut Formatter<'_>, o: &MemOffset<R>) -> fmt::Resul
     }
 }
 
+/// `atomic add r4, r6, ` / `local_atomic cmpxchg _, {r6, r7}, `: the mnemonic, the
+/// operation, the result (`_` when unused) and the value.
+fn atomic_head<R: AsmReg>(
+    f: &mut Formatter<'_>,
+    m: &str,
+    op: &str,
+    dst: &Option<R>,
+    value: &R,
+) -> fmt::Result {
+    write!(f, "{m} {op} ")?;
+    match dst {
+        Some(d) => write!(f, "{d}")?,
+        None => f.write_str("_")?,
+    }
+    write!(f, ", {}, ", Run(value))
+}
+
 fn tex_index<R: Display>(f: &mut Formatter<'_>, kind: &str, i: &TexIndex<R>) -> fmt::Result {
     match i {
         TexIndex::Imm(v) => write!(f, "{kind} {v}"),
@@ -368,6 +385,28 @@ impl<R: AsmReg> Display for Instr<R> {
                 write!(f, ", {}, {:#06b}", a.format.name(), a.mask)
             }
             TextureSample(t) | TextureLoad(t) => texture(f, m, t),
+            DeviceAtomic(a) => {
+                atomic_head(f, m, a.op.name(), &a.dst, &a.value)?;
+                match &a.base {
+                    MemBase::Uniform(n) => write!(f, "{}", UReg::U64(*n))?,
+                    MemBase::Reg(r) => write!(f, "{r}")?,
+                }
+                f.write_str(", ")?;
+                mem_offset(f, &a.offset)?;
+                write!(f, ", slot {}", a.slot)
+            }
+            ThreadgroupAtomic(a) => {
+                atomic_head(f, m, a.op.name(), &a.dst, &a.value)?;
+                match &a.base {
+                    TgBase::Reg(r) => write!(f, "{r}")?,
+                    TgBase::Uniform(h) => write!(f, "{}", UReg::U16(*h))?,
+                    TgBase::Imm(v) => write!(f, "{v}")?,
+                }
+                match &a.offset {
+                    TgOffset::Imm(v) => write!(f, ", {v}"),
+                    TgOffset::Reg(r) => write!(f, ", {r}"),
+                }
+            }
         }
     }
 }

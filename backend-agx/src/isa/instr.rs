@@ -11,7 +11,7 @@
 //! (`r0l` of the execution-mask stack instructions, the link register `r1` of `call`) are not
 //! operands; see [`Instr::implicit_regs`].
 
-use super::mem::{DeviceAccess, StackAccess, TexOp, TgAccess};
+use super::mem::{DeviceAccess, DeviceAtomic, StackAccess, TexOp, TgAccess, TgAtomic};
 use super::operand::{Cmp, Dst, FSrc, IntSrc, JumpTarget, SpecialReg, Src};
 use super::ops::{BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 use super::PReg;
@@ -299,6 +299,10 @@ pub enum Instr<R> {
     TextureSample(TexOp<R>),
     /// `texture_load`.
     TextureLoad(TexOp<R>),
+    /// `atomic` (device memory).
+    DeviceAtomic(DeviceAtomic<R>),
+    /// `local_atomic` (threadgroup memory).
+    ThreadgroupAtomic(TgAtomic<R>),
 }
 
 impl<R> Instr<R> {
@@ -377,6 +381,8 @@ impl<R> Instr<R> {
             ThreadgroupStore(_) => "threadgroup_store",
             TextureSample(_) => "texture_sample",
             TextureLoad(_) => "texture_load",
+            DeviceAtomic(_) => "atomic",
+            ThreadgroupAtomic(_) => "local_atomic",
         }
     }
 
@@ -414,6 +420,7 @@ impl<R> Instr<R> {
     pub fn load_slot(&self) -> Option<u8> {
         match self {
             Instr::DeviceLoad(a) => Some(a.slot),
+            Instr::DeviceAtomic(a) => Some(a.slot),
             Instr::TextureSample(t) | Instr::TextureLoad(t) => Some(t.slot),
             _ => None,
         }
@@ -669,6 +676,33 @@ impl<R> Instr<R> {
             ThreadgroupStore(a) => ThreadgroupStore(map_tg(a, f)),
             TextureSample(t) => TextureSample(map_tex(t, f)),
             TextureLoad(t) => TextureLoad(map_tex(t, f)),
+            DeviceAtomic(a) => {
+                let dst = a.dst.map(&mut *f);
+                let value = f(a.value);
+                let base = match a.base {
+                    super::mem::MemBase::Uniform(u) => super::mem::MemBase::Uniform(u),
+                    super::mem::MemBase::Reg(r) => super::mem::MemBase::Reg(f(r)),
+                };
+                DeviceAtomic(super::mem::DeviceAtomic {
+                    op: a.op,
+                    dst,
+                    value,
+                    base,
+                    offset: a.offset.map(f),
+                    slot: a.slot,
+                })
+            }
+            ThreadgroupAtomic(a) => {
+                let dst = a.dst.map(&mut *f);
+                let value = f(a.value);
+                ThreadgroupAtomic(TgAtomic {
+                    op: a.op,
+                    dst,
+                    value,
+                    base: map_tg_base(a.base, f),
+                    offset: map_tg_offset(a.offset, f),
+                })
+            }
         }
     }
 }
@@ -719,6 +753,29 @@ fn map_tg<R, S>(a: TgAccess<R>, f: &mut impl FnMut(R) -> S) -> TgAccess<S> {
         offset,
         format: a.format,
         mask: a.mask,
+    }
+}
+
+fn map_tg_base<R, S>(
+    b: super::mem::TgBase<R>,
+    f: &mut impl FnMut(R) -> S,
+) -> super::mem::TgBase<S> {
+    use super::mem::TgBase;
+    match b {
+        TgBase::Reg(r) => TgBase::Reg(f(r)),
+        TgBase::Uniform(u) => TgBase::Uniform(u),
+        TgBase::Imm(v) => TgBase::Imm(v),
+    }
+}
+
+fn map_tg_offset<R, S>(
+    o: super::mem::TgOffset<R>,
+    f: &mut impl FnMut(R) -> S,
+) -> super::mem::TgOffset<S> {
+    use super::mem::TgOffset;
+    match o {
+        TgOffset::Imm(v) => TgOffset::Imm(v),
+        TgOffset::Reg(r) => TgOffset::Reg(f(r)),
     }
 }
 

@@ -420,3 +420,101 @@ pub struct TexOp<R> {
     /// at the base level instead of filtering (`texture_sample` of 2D and cube textures).
     pub gather: Option<u8>,
 }
+
+/// The operation of an `atomic` or `local_atomic` (Mesa's `enum agx_atomic_opc`,
+/// `src/asahi/compiler/agx_opcodes.py`): a 4-bit code. Every operation reads the 32-bit word,
+/// writes its new value and returns the old one; `Cmpxchg` takes a register pair (new value,
+/// then comparand, as Mesa's `agx_emit_atomic` builds it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum AtomicOpc {
+    Add,
+    Sub,
+    Xchg,
+    Cmpxchg,
+    Umin,
+    Imin,
+    Umax,
+    Imax,
+    And,
+    Or,
+    Xor,
+}
+
+impl AtomicOpc {
+    /// Every operation, in code order.
+    pub const ALL: [AtomicOpc; 11] = {
+        use AtomicOpc::*;
+        [
+            Add, Sub, Xchg, Cmpxchg, Umin, Imin, Umax, Imax, And, Or, Xor,
+        ]
+    };
+
+    /// The 4-bit code.
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The disassembler's name.
+    pub const fn name(self) -> &'static str {
+        use AtomicOpc::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Xchg => "xchg",
+            Cmpxchg => "cmpxchg",
+            Umin => "umin",
+            Imin => "imin",
+            Umax => "umax",
+            Imax => "imax",
+            And => "and",
+            Or => "or",
+            Xor => "xor",
+        }
+    }
+
+    /// 32-bit registers of the value operand: 2 for `cmpxchg`, else 1.
+    pub const fn value_count(self) -> u32 {
+        if matches!(self, AtomicOpc::Cmpxchg) {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// An `atomic` on device memory: the 32-bit word at `base + (offset << 2)` (the simulator's
+/// definition: the index counts words) becomes `op(old, value)`; `dst`, if any, receives `old`
+/// on the wait slot, like a `device_load`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeviceAtomic<R> {
+    /// The operation.
+    pub op: AtomicOpc,
+    /// The 32-bit register receiving the old value; `None` when the result is unused.
+    pub dst: Option<R>,
+    /// The value: a 32-bit register, or for `cmpxchg` two (new value, comparand).
+    pub value: R,
+    /// Base address.
+    pub base: MemBase<R>,
+    /// Word index.
+    pub offset: MemOffset<R>,
+    /// Wait slot (0 or 1) the result arrives on.
+    pub slot: u8,
+}
+
+/// A `local_atomic` on threadgroup memory: the 32-bit word at `base + (offset << 2)` becomes
+/// `op(old, value)`; `dst`, if any, receives `old` at once (no wait, like
+/// `threadgroup_load`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TgAtomic<R> {
+    /// The operation.
+    pub op: AtomicOpc,
+    /// The 32-bit register receiving the old value; `None` when the result is unused.
+    pub dst: Option<R>,
+    /// The value: a 32-bit register, or for `cmpxchg` two (new value, comparand).
+    pub value: R,
+    /// Base byte address.
+    pub base: TgBase<R>,
+    /// Word index.
+    pub offset: TgOffset<R>,
+}

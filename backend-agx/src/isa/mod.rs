@@ -54,8 +54,8 @@ pub use encode::{
 };
 pub use instr::Instr;
 pub use mem::{
-    DeviceAccess, Lod, MemBase, MemFormat, MemOffset, StackAccess, TexDim, TexExtra, TexIndex,
-    TexOp, TgAccess, TgBase, TgOffset,
+    AtomicOpc, DeviceAccess, DeviceAtomic, Lod, MemBase, MemFormat, MemOffset, StackAccess, TexDim,
+    TexExtra, TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset,
 };
 pub use operand::{
     float_imm, float_imm_value, Cmp, Dst, FCond, FSrc, ICond, IntSrc, JumpTarget, Label,

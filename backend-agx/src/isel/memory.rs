@@ -212,7 +212,7 @@ impl Isel<'_> {
 
     /// The element offset of `offset + bytes` for elements of `size` bytes, with the
     /// instruction's extra shift.
-    fn element_offset(
+    pub(super) fn element_offset(
         &mut self,
         offset: Value,
         bytes: u32,
@@ -360,6 +360,48 @@ impl Isel<'_> {
         Ok(true)
     }
 
+    /// The threadgroup element index of the byte offset `offset + bytes`, for elements of
+    /// `1 << log2` bytes: an immediate, or a 16-bit register.
+    pub(super) fn shared_index(
+        &mut self,
+        offset: Value,
+        bytes: u32,
+        log2: u32,
+    ) -> Result<TgOffset<VReg>, BackendError> {
+        if let Some(c) = self.konst(offset) {
+            let total = (c.as_i64() as i32 as i64 + i64::from(bytes)) >> log2;
+            return i16::try_from(total)
+                .map(TgOffset::Imm)
+                .map_err(|_| self.unsupported("a workgroup memory offset beyond 64 KiB"));
+        }
+        let k = bytes >> log2;
+        let idx = match self.scaled_by(offset, log2) {
+            Some((x, 0)) => self.reg(x),
+            _ => {
+                let r = self.m.new_group(RegClass::R32);
+                let src = Src::reg(self.reg(offset));
+                self.bitfield_op(
+                    BitfieldOp::Bfeil,
+                    r,
+                    Src::Imm(0),
+                    src,
+                    Src::Imm(log2 as u8),
+                    0,
+                );
+                r
+            }
+        };
+        let idx = if k == 0 {
+            idx
+        } else {
+            let r = self.m.new_group(RegClass::R32);
+            let kk = self.imm_src(RegClass::R32, u64::from(k));
+            self.iadd(r, IntSrc::zext(Src::reg(idx)), IntSrc::zext(kk), false);
+            r
+        };
+        Ok(TgOffset::Reg(idx.lo16()))
+    }
+
     /// Workgroup-memory loads and stores.
     fn shared_access(
         &mut self,
@@ -371,43 +413,7 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         for run in runs(types) {
             let log2 = run.size.trailing_zeros();
-            let bytes = access.offset + run.pos;
-            let index = if let Some(c) = self.konst(offset) {
-                let total = (c.as_i64() as i32 as i64 + i64::from(bytes)) >> log2;
-                match i16::try_from(total) {
-                    Ok(v) => TgOffset::Imm(v),
-                    Err(_) => {
-                        return Err(self.unsupported("a workgroup memory offset beyond 64 KiB"))
-                    }
-                }
-            } else {
-                let k = bytes >> log2;
-                let idx = match self.scaled_by(offset, log2) {
-                    Some((x, 0)) => self.reg(x),
-                    _ => {
-                        let r = self.m.new_group(RegClass::R32);
-                        let src = Src::reg(self.reg(offset));
-                        self.bitfield_op(
-                            BitfieldOp::Bfeil,
-                            r,
-                            Src::Imm(0),
-                            src,
-                            Src::Imm(log2 as u8),
-                            0,
-                        );
-                        r
-                    }
-                };
-                let idx = if k == 0 {
-                    idx
-                } else {
-                    let r = self.m.new_group(RegClass::R32);
-                    let kk = self.imm_src(RegClass::R32, u64::from(k));
-                    self.iadd(r, IntSrc::zext(Src::reg(idx)), IntSrc::zext(kk), false);
-                    r
-                };
-                TgOffset::Reg(idx.lo16())
-            };
+            let index = self.shared_index(offset, access.offset + run.pos, log2)?;
             let data = if store {
                 self.gather_run(&run, values, types)
             } else {

@@ -23,9 +23,10 @@
 //! comparisons, `select`, target operations), `cmpsel` (the target's compare-and-select
 //! operations), `int` and `int64`/`int64_ext` (integers of 16
 //! and 32, and 64 bits), `divide` (integer division), `convert`, `memory` (loads, stores,
-//! barriers), `stage_io` (built-ins, varyings, outputs, derivatives, the vertex ABI) and
-//! `texture`; `build` has the small instruction builders they share.
+//! barriers), `atomic` (read-modify-writes), `stage_io` (built-ins, varyings, outputs,
+//! derivatives, the vertex ABI) and `texture`; `build` has the small instruction builders they share.
 
+mod atomic;
 mod build;
 mod cmpsel;
 mod coalesce;
@@ -716,9 +717,7 @@ impl<'f> Isel<'f> {
             EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {
                 Err(self.unsupported("a geometry-stage operation"))
             }
-            EffectOp::Atomic(..) => Err(self.unsupported(
-                "atomic memory operations (atomic add/sub/min/max/and/or/xor/xchg/cmpxchg)",
-            )),
+            EffectOp::Atomic(op, access) => self.atomic(op, access, &args, &results),
         }
     }
 

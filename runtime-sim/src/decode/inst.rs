@@ -7,7 +7,7 @@
 use crate::encoding::Opcode;
 
 pub use super::inst_memory::{
-    LodMode, MemFormat, MemIndex, TexIndex, TexInstDim, TextureInst, TgBase, TgIndex,
+    AtomicOp, LodMode, MemFormat, MemIndex, TexIndex, TexInstDim, TextureInst, TgBase, TgIndex,
 };
 
 /// A register-cache hint on a source register (ERRATA.md, "Register cache hints").
@@ -508,6 +508,27 @@ pub enum Inst {
     SampleMask {
         target: Src,
         mask: Src,
+    },
+    /// `atomic` on device memory (see `decode::atomic`).
+    DeviceAtomic {
+        op: AtomicOp,
+        /// The 32-bit register receiving the old value, if wanted.
+        dst: Option<u8>,
+        /// One 32-bit register, two for `cmpxchg`.
+        value: RegRange,
+        base: Src,
+        offset: MemIndex,
+        slot: u8,
+    },
+    /// `local_atomic` on threadgroup memory (see `decode::atomic`).
+    LocalAtomic {
+        op: AtomicOp,
+        /// The 32-bit register receiving the old value, if wanted.
+        dst: Option<u8>,
+        /// One 32-bit register, two for `cmpxchg`.
+        value: RegRange,
+        base: TgBase,
+        offset: TgIndex,
     },
 }
 

@@ -273,3 +273,95 @@ pub struct TextureInst {
     /// bilinear footprint at the base level, instead of a filtered sample (`q6`).
     pub gather: Option<u8>,
 }
+
+/// The operation of `atomic` / `local_atomic` (Mesa's `enum agx_atomic_opc`, `agx_opcodes.py`):
+/// codes 0..=10; 11..=15 are not defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum AtomicOp {
+    Add = 0,
+    Sub = 1,
+    Xchg = 2,
+    Cmpxchg = 3,
+    Umin = 4,
+    Imin = 5,
+    Umax = 6,
+    Imax = 7,
+    And = 8,
+    Or = 9,
+    Xor = 10,
+}
+
+impl AtomicOp {
+    /// The operation with code `code`.
+    pub fn from_code(code: u32) -> Option<AtomicOp> {
+        use AtomicOp::*;
+        Some(match code {
+            0 => Add,
+            1 => Sub,
+            2 => Xchg,
+            3 => Cmpxchg,
+            4 => Umin,
+            5 => Imin,
+            6 => Umax,
+            7 => Imax,
+            8 => And,
+            9 => Or,
+            10 => Xor,
+            _ => return None,
+        })
+    }
+
+    /// The disassembler's name.
+    pub fn name(self) -> &'static str {
+        use AtomicOp::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Xchg => "xchg",
+            Cmpxchg => "cmpxchg",
+            Umin => "umin",
+            Imin => "imin",
+            Umax => "umax",
+            Imax => "imax",
+            And => "and",
+            Or => "or",
+            Xor => "xor",
+        }
+    }
+
+    /// 32-bit registers of the value operand: `cmpxchg` takes two (new value, comparand).
+    pub fn value_count(self) -> u32 {
+        if self == AtomicOp::Cmpxchg {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The word's new value from its old value and the value registers (`value[1]` is the
+    /// comparand of `cmpxchg`).
+    pub fn apply(self, old: u32, value: [u32; 2]) -> u32 {
+        use AtomicOp::*;
+        let v = value[0];
+        match self {
+            Add => old.wrapping_add(v),
+            Sub => old.wrapping_sub(v),
+            Xchg => v,
+            Cmpxchg => {
+                if old == value[1] {
+                    v
+                } else {
+                    old
+                }
+            }
+            Umin => old.min(v),
+            Imin => (old as i32).min(v as i32) as u32,
+            Umax => old.max(v),
+            Imax => (old as i32).max(v as i32) as u32,
+            And => old & v,
+            Or => old | v,
+            Xor => old ^ v,
+        }
+    }
+}

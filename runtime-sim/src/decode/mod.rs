@@ -7,6 +7,7 @@
 //! implement. The executor never looks at bits again.
 
 mod alu;
+mod atomic;
 mod control;
 pub mod inst;
 mod inst_memory;
@@ -33,6 +34,7 @@ pub fn decode_inst(raw: &RawInst) -> Result<Inst, DecodeErrorKind> {
         | StackStore | StackGetPtr | StackAdjust | ThreadgroupLoad | ThreadgroupStore
         | SampleMask => memory::decode(raw),
         TextureSample | TextureLoad => texture::decode(raw),
+        Atomic | LocalAtomic => atomic::decode(raw),
         _ => alu::decode(raw),
     }
 }

@@ -178,6 +178,38 @@ pub fn visit_registers(inst: &Inst, f: &mut dyn FnMut(RegAccess)) {
             }
             run(regs, !store, f);
         }
+        Inst::DeviceAtomic {
+            dst,
+            value,
+            base,
+            offset,
+            ..
+        } => {
+            src(base, f);
+            mem_index(offset, f);
+            run(value, false, f);
+            if let Some(d) = dst {
+                write(Reg::R32(*d), f);
+            }
+        }
+        Inst::LocalAtomic {
+            dst,
+            value,
+            base,
+            offset,
+            ..
+        } => {
+            if let TgBase::Half(h) = base {
+                read(Reg::Half(*h), f);
+            }
+            if let TgIndex::Half(h) = offset {
+                read(Reg::Half(*h), f);
+            }
+            run(value, false, f);
+            if let Some(d) = dst {
+                write(Reg::R32(*d), f);
+            }
+        }
         Inst::Texture(t) => {
             let coords = t.dim.coord_components() + u32::from(t.dim.is_array());
             r32s(t.coords, coords, false, f);

@@ -16,6 +16,7 @@
 //! fields (`RawInst::join`).
 
 mod table_alu;
+mod table_atomic;
 mod table_control;
 mod table_memory;
 
@@ -103,6 +104,8 @@ pub enum Opcode {
     TextureLoad,
     ThreadgroupBarrier,
     SampleMask,
+    Atomic,
+    LocalAtomic,
 }
 
 impl Opcode {
@@ -185,6 +188,8 @@ impl Opcode {
             TextureLoad => "texture_load",
             ThreadgroupBarrier => "threadgroup_barrier",
             SampleMask => "sample_mask",
+            Atomic => "atomic",
+            LocalAtomic => "local_atomic",
         }
     }
 }
@@ -319,6 +324,7 @@ pub fn encodings() -> impl Iterator<Item = &'static Encoding> {
         .iter()
         .chain(table_alu::ENCODINGS.iter())
         .chain(table_memory::ENCODINGS.iter())
+        .chain(table_atomic::ENCODINGS.iter())
 }
 
 /// The entry for `opcode`.

@@ -131,7 +131,7 @@ impl Machine<'_> {
     }
 
     /// Per-lane byte offsets of a `MemoryIndex`.
-    fn mem_index(&self, g: &SimdGroup, o: &MemIndex, lanes: u32) -> Result<Lanes<i64>> {
+    pub(super) fn mem_index(&self, g: &SimdGroup, o: &MemIndex, lanes: u32) -> Result<Lanes<i64>> {
         Ok(match *o {
             MemIndex::Imm(v) => [i64::from(v); 32],
             MemIndex::Reg { reg, unsigned } => {

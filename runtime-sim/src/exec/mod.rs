@@ -13,6 +13,7 @@
 //! with an error; running past the last instruction is an error.
 
 mod alu;
+mod atomic;
 mod control;
 mod float;
 mod fragment;
@@ -171,6 +172,7 @@ impl Machine<'_> {
                 Inst::Device {
                     store: false, slot, ..
                 } => Some(slot),
+                Inst::DeviceAtomic { slot, .. } => Some(slot),
                 Inst::Texture(t) => Some(t.slot),
                 _ => None,
             };
@@ -267,6 +269,9 @@ impl Machine<'_> {
                 self.fragment_op(g, d).map(|()| Flow::Next)
             }
             Inst::Texture(t) => self.texture_op(g, d, t).map(|()| Flow::Next),
+            Inst::DeviceAtomic { .. } | Inst::LocalAtomic { .. } => {
+                self.atomic_op(g, d, tg).map(|()| Flow::Next)
+            }
         }
     }
 }

@@ -162,6 +162,25 @@ const GOLDEN: &[Golden] = &[
     // sample_mask (Mesa's layout): immediates T=1 (Tt=1), S=0 (St=1); then registers r2l, r3l.
     Golden { hex: "c1038000", opcode: Opcode::SampleMask, fields: &[("Tt", 1), ("T", 1), ("St", 1), ("S", 0)], text: "sample_mask 1, 0" },
     Golden { hex: "c1080600", opcode: Opcode::SampleMask, fields: &[("Tt", 0), ("T", 4), ("S", 6)], text: "sample_mask r2l, r3l" },
+    // atomic (Mesa's layout; constant 0x15 and bits 26, 31, 44, 46): op add=0; R=8 (r4) with Rt=1
+    // (bit 47); Al=4 (u2_u3) with At=1; Ol=3 with Ot=1; slot bit 30; S=12 (r6) at 55:48.
+    // Low word 0x15|8<<10|4<<16|3<<20|1<<24|1<<26|1<<27|1<<30|1<<31 = 0xcd342015; high word
+    // 1<<12|1<<14|1<<15|12<<16 = 0x000cd000.
+    Golden { hex: "152034cd00d00c00", opcode: Opcode::Atomic, fields: &[("op", 0), ("R", 8), ("Rt", 1), ("Al", 4), ("At", 1), ("Ol", 3), ("Ot", 1), ("u2", 1), ("S", 12)], text: "atomic add r4, r6, u2_u3, 3, slot 1" },
+    // cmpxchg=3 (0xc0), no result; base r10_r11 (value 20: Al=4, Ah=1, At=0); offset r3 (Ol=6)
+    // zero-extended (Ou, bit 25); S=16 (r8, r9). Low 0x866400d5, high 0x10|0x5000|16<<16.
+    Golden { hex: "d500648610501000", opcode: Opcode::Atomic, fields: &[("op", 3), ("Rt", 0), ("Al", 4), ("Ah", 1), ("Ou", 1), ("Ol", 6), ("S", 16)], text: "atomic cmpxchg _, {r8, r9}, r10_r11, r3.zx, slot 0" },
+    // imax=7; R=value 200 (r100: R=8, Rx=3); u0_u1; offset -2 = 0xfffe (Ol=14, Oh=15, Ox=255).
+    Golden { hex: "d521e08d0fd304ff", opcode: Opcode::Atomic, fields: &[("op", 7), ("R", 8), ("Rx", 3), ("Ol", 14), ("Oh", 15), ("Ox", 255), ("S", 4)], text: "atomic imax r100, r2, u0_u1, -2, slot 0" },
+    // local_atomic (constant 0x19, L=1 at 15, bits 36 and 47; 10 bytes): add; R=8 (r4) with Rt=1
+    // (bit 8) and Ra=1 (bit 38); immediate base 0 (At=2); index 5 (Ot=1); S=12 (r6) in bytes 8-9.
+    // Low 0x19|1<<8|8<<9|1<<15|2<<22|5<<28 = 0x50809119; high 1<<2|1<<4|1<<6|1<<15 = 0x8054.
+    Golden { hex: "19918050548000000c00", opcode: Opcode::LocalAtomic, fields: &[("op", 0), ("Rt", 1), ("R", 8), ("Ra", 1), ("At", 2), ("O", 5), ("Ot", 1), ("S", 12)], text: "local_atomic add r4, r6, 0, 5" },
+    // cmpxchg=3 at 27:24, no result; base r1l (A=2, At=0); index r2h (O=5, Ot=0); S=20 (r10, r11).
+    Golden { hex: "19800253108000001400", opcode: Opcode::LocalAtomic, fields: &[("op", 3), ("Ra", 0), ("A", 2), ("At", 0), ("O", 5), ("Ot", 0), ("S", 20)], text: "local_atomic cmpxchg _, {r10, r11}, r1l, r2h" },
+    // xor=10; R=value 200 (R=8, Rx=3); uniform half 200 (A=8, Ax=3, At=1); index -1 (O=63,
+    // Ox=1023, Ot=1); S=4 (r2). Low 0xfa489119; high 3|1<<2|1<<4|1<<6|1<<15|1023<<16|3<<26|3<<28.
+    Golden { hex: "199148fa5780ff3f0400", opcode: Opcode::LocalAtomic, fields: &[("op", 10), ("R", 8), ("Rx", 3), ("A", 8), ("Ax", 3), ("At", 1), ("O", 63), ("Ox", 1023), ("S", 4)], text: "local_atomic xor r100, r2, u100l, -1" },
 ];
 
 #[test]

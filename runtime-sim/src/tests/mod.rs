@@ -4,6 +4,7 @@
 //! `half` crate, never taken from the code under test.
 
 mod asm;
+mod atomic_ops;
 mod exec_mask;
 mod float_ops;
 mod golden;

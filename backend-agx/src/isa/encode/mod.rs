@@ -20,6 +20,7 @@
 //! pc-relative jump offsets: the final emission step.
 
 mod alu;
+mod atomic;
 mod bits;
 mod control;
 mod error;
@@ -170,5 +171,7 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
         ThreadgroupStore(a) => memory::threadgroup(at, true, a),
         TextureSample(t) => texture::texture(at, false, t),
         TextureLoad(t) => texture::texture(at, true, t),
+        DeviceAtomic(a) => atomic::device(at, a),
+        ThreadgroupAtomic(a) => atomic::threadgroup(at, a),
     }
 }

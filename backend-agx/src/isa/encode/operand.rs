@@ -69,7 +69,7 @@ impl At {
         Ok(())
     }
 
-    fn wrong_class(
+    pub(super) fn wrong_class(
         self,
         operand: &'static str,
         expected: &'static str,

@@ -7,6 +7,7 @@
 //! random valid instructions with the simulator's independent decoder.
 
 mod alu;
+mod atomic;
 mod control;
 mod errors;
 mod float;
@@ -35,6 +36,7 @@ pub(super) fn all() -> Vec<Triple> {
     v.extend(control::triples());
     v.extend(memory::triples());
     v.extend(texture::triples());
+    v.extend(atomic::triples());
     v
 }
 

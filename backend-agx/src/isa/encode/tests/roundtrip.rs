@@ -7,10 +7,10 @@ use quickcheck::{Arbitrary, Gen, QuickCheck};
 
 use super::{all, hex};
 use crate::isa::{
-    encode, BitUnaryOp, BitfieldOp, Cmp, ConvertMode, DeviceAccess, Dst, FCond, FSrc, FUnaryOp,
-    Hint, ICond, Instr, IntSrc, JumpTarget, Lod, MemBase, MemFormat, MemOffset, PReg, Precision,
-    Round, SpecialReg, Src, StackAccess, StackOp, TexDim, TexExtra, TexIndex, TexOp, TgAccess,
-    TgBase, TgOffset, UReg,
+    encode, AtomicOpc, BitUnaryOp, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst,
+    FCond, FSrc, FUnaryOp, Hint, ICond, Instr, IntSrc, JumpTarget, Lod, MemBase, MemFormat,
+    MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim, TexExtra,
+    TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
 };
 
 /// Encodes, decodes with the simulator, and compares length and text.
@@ -374,7 +374,8 @@ fn memory(g: &mut Gen) -> Instr<PReg> {
     use Instr::*;
     let m = mask(g);
     let bits = pick(g, &[16, 32]);
-    match below(g, 6) {
+    match below(g, 7) {
+        6 => atomic(g),
         5 => SampleMask {
             targets: below(g, 64) as u8,
             value: below(g, 64) as u8,
@@ -452,6 +453,46 @@ fn memory(g: &mut Gen) -> Instr<PReg> {
                 ThreadgroupStore(access)
             }
         }
+    }
+}
+
+fn atomic(g: &mut Gen) -> Instr<PReg> {
+    let op = pick(g, &AtomicOpc::ALL);
+    let dst = if coin(g) { Some(reg32(g)) } else { None };
+    let value = if op == AtomicOpc::Cmpxchg {
+        run(g, 32, 2)
+    } else {
+        reg32(g)
+    };
+    if coin(g) {
+        Instr::DeviceAtomic(DeviceAtomic {
+            op,
+            dst,
+            value,
+            base: if coin(g) {
+                MemBase::Uniform(below(g, 128) as u16)
+            } else {
+                MemBase::Reg(reg64(g))
+            },
+            offset: mem_offset(g, false),
+            slot: below(g, 2) as u8,
+        })
+    } else {
+        Instr::ThreadgroupAtomic(TgAtomic {
+            op,
+            dst,
+            value,
+            base: match below(g, 3) {
+                0 => TgBase::Reg(half(g)),
+                1 => TgBase::Uniform(below(g, 512) as u16),
+                _ => TgBase::Imm(u8::arbitrary(g)),
+            },
+            offset: if coin(g) {
+                TgOffset::Imm(i16::arbitrary(g))
+            } else {
+                TgOffset::Reg(half(g))
+            },
+        })
     }
 }
 

@@ -1,0 +1,120 @@
+//! Atomic encodings. The document has no atomics; the layouts are Mesa's
+//! (`src/asahi/compiler/agx_opcodes.py`, ops `atomic` and `local_atomic`: the constant bits;
+//! `agx_pack.c`, `AGX_OPCODE_ATOMIC` and `AGX_OPCODE_LOCAL_ATOMIC`: the operand fields), and
+//! the simulator's table (`agxc-runtime-sim`, `encoding::table_memory`) follows the same
+//! source, so the round trip checks the two against each other.
+
+use super::bits::{Bits, Length};
+use super::error::EncodeErrorKind;
+use super::operand::{half16, reg32, run, At, Result};
+use super::Encoded;
+use crate::isa::{
+    AtomicOpc, DeviceAtomic, MemBase, MemOffset, PReg, RegClass, TgAtomic, TgBase, TgOffset,
+};
+
+/// The value operand: one 32-bit register, or two for `cmpxchg`; its first half.
+fn value(at: At, op: AtomicOpc, reg: PReg) -> Result<u32> {
+    let (half, is32) = run(at, "value", reg, op.value_count())?;
+    if !is32 {
+        return Err(at.wrong_class("value", "32-bit registers", reg.class));
+    }
+    Ok(half)
+}
+
+/// `atomic` (device memory), 8 bytes: constant `0x15` in 5:0 and bits 26, 31, 44 and 46;
+/// `op` 9:6, result `Rx:R` (41:40, 15:10) with `Rt` (47) set when it is wanted, base
+/// `Ah:Al` (39:36, 19:16) with `At` (27) set for a uniform pair, word index `Ox:Oh:Ol`
+/// (63:56, 35:32, 23:20) with `Ot` (24) set for an immediate and `Ou` (25) zero-extending a
+/// register, wait slot 30, value register `S` 55:48 (a half index below 0x100).
+pub(super) fn device(at: At, a: &DeviceAtomic<PReg>) -> Result<Encoded> {
+    let mut b = Bits::new(0x15 | 1 << 26 | 1 << 31 | 5 << 44);
+    b.set_field(6..10, a.op.code());
+    if let Some(dst) = a.dst {
+        let half = reg32(at, "dst", dst)?;
+        b.set_field(10..16, half & 0x3f);
+        b.set_field(40..42, half >> 6);
+        b.set_bit(47, true);
+    }
+    let base = match a.base {
+        MemBase::Uniform(n) => {
+            if n > 127 {
+                let kind = EncodeErrorKind::UniformOutOfRange {
+                    value: u32::from(n),
+                    max: 127,
+                };
+                return Err(at.err("base", kind));
+            }
+            b.set_bit(27, true);
+            2 * u32::from(n)
+        }
+        MemBase::Reg(reg) => {
+            at.check_reg("base", reg)?;
+            if reg.class != RegClass::R64 {
+                return Err(at.wrong_class("base", "a 64-bit register pair", reg.class));
+            }
+            u32::from(reg.half)
+        }
+    };
+    b.set_field(16..20, base & 0xf);
+    b.set_field(36..40, base >> 4);
+    let offset = match a.offset {
+        MemOffset::Imm(v) => {
+            b.set_bit(24, true);
+            u32::from(v as u16)
+        }
+        MemOffset::Reg { reg, signed } => {
+            b.set_bit(25, !signed);
+            reg32(at, "offset", reg)?
+        }
+    };
+    b.set_field(20..24, offset & 0xf);
+    b.set_field(32..36, (offset >> 4) & 0xf);
+    b.set_field(56..64, offset >> 8);
+    b.set_field(30..31, at.range("slot", i64::from(a.slot), 0, 1)?);
+    b.set_field(48..56, value(at, a.op, a.value)?);
+    Ok(b.finish(Length::Fixed(8)))
+}
+
+/// `local_atomic` (threadgroup memory), 10 bytes: constant `0x19` in 5:0 and bits 15 (the
+/// long form, always), 36 and 47; result `Rx:R` (61:60, 14:9) with its 32-bit flag `Rt` (8)
+/// and `Ra` (38) set when it is wanted, base `Ax:A` (59:58, 21:16) of type `At` (23:22, as
+/// `threadgroup_load`), `op` 27:24, word index `Ox:O` (57:48, 33:28) with `Ot` (34) set for
+/// an immediate, and the value register's half index in the last 16 bits (79:64).
+pub(super) fn threadgroup(at: At, a: &TgAtomic<PReg>) -> Result<Encoded> {
+    let mut b = Bits::new(0x19 | 1 << 15 | 1 << 36 | 1 << 47);
+    if let Some(dst) = a.dst {
+        let half = reg32(at, "dst", dst)?;
+        b.set_bit(8, true);
+        b.set_field(9..15, half & 0x3f);
+        b.set_field(60..62, half >> 6);
+        b.set_bit(38, true);
+    }
+    let (base, ty) = match a.base {
+        TgBase::Reg(reg) => (half16(at, "base", reg)?, 0),
+        TgBase::Uniform(h) if h < 256 => (u32::from(h), 1),
+        TgBase::Uniform(h) if h < 512 => (u32::from(h) - 256, 3),
+        TgBase::Uniform(h) => {
+            let kind = EncodeErrorKind::UniformOutOfRange {
+                value: u32::from(h),
+                max: 511,
+            };
+            return Err(at.err("base", kind));
+        }
+        TgBase::Imm(v) => (u32::from(v), 2),
+    };
+    b.set_field(16..22, base & 0x3f);
+    b.set_field(58..60, base >> 6);
+    b.set_field(22..24, ty);
+    b.set_field(24..28, a.op.code());
+    let offset = match a.offset {
+        TgOffset::Imm(v) => {
+            b.set_bit(34, true);
+            u32::from(v as u16)
+        }
+        TgOffset::Reg(reg) => half16(at, "offset", reg)?,
+    };
+    b.set_field(28..34, offset & 0x3f);
+    b.set_field(48..58, offset >> 6);
+    b.set_field(64..80, value(at, a.op, a.value)?);
+    Ok(b.finish(Length::Fixed(10)))
+}
