@@ -681,15 +681,6 @@ impl<'f> Isel<'f> {
             EffectOp::Derivative(axis, precision) => {
                 self.derivative(axis, precision, args[0], results[0])
             }
-            EffectOp::Sample(_) | EffectOp::Fetch(_)
-                if results
-                    .first()
-                    .is_some_and(|&r| self.func.value_type(r) == Type::I32) =>
-            {
-                Err(self.unsupported(
-                    "sampling or fetching an integer texture (integer texture formats)",
-                ))
-            }
             EffectOp::ImageLoad(_) | EffectOp::ImageStore(_) | EffectOp::ImageSize(_) => Err(self
                 .unsupported(format!(
                     "storage images (`{}`; no image write encoding)",

@@ -78,15 +78,10 @@ fn descriptor(sim: &mut Simulator, tex: &Texture) -> Result<TextureDescriptor, S
         TextureFormat::Rgba16Float => TexFormat::Rgba16Float,
         TextureFormat::Rgba32Float => TexFormat::Rgba32Float,
         TextureFormat::R32Float => TexFormat::R32Float,
-        TextureFormat::Rgba32Uint
-        | TextureFormat::Rgba32Sint
-        | TextureFormat::R32Uint
-        | TextureFormat::R32Sint => {
-            return Err(SimError::Unsupported(format!(
-                "the integer texture format {}",
-                d.format.name()
-            )))
-        }
+        TextureFormat::Rgba32Uint => TexFormat::Rgba32Uint,
+        TextureFormat::Rgba32Sint => TexFormat::Rgba32Sint,
+        TextureFormat::R32Uint => TexFormat::R32Uint,
+        TextureFormat::R32Sint => TexFormat::R32Sint,
     };
     let address = sim.alloc_bytes(tex.data())?;
     Ok(TextureDescriptor::shaped(

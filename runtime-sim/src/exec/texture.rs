@@ -221,8 +221,15 @@ impl Machine<'_> {
                 }
                 .map_err(texture_error)?
             };
+            // Integer texels are words in f32 containers: their bits go to the registers
+            // unconverted (a 16-bit destination keeps the low half).
+            let integer = texture.descriptor().format.is_integer();
             for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
-                results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());
+                results[k][l] = match (integer, t.dst.is_32()) {
+                    (true, true) => rgba[j].to_bits(),
+                    (true, false) => rgba[j].to_bits() & 0xFFFF,
+                    (false, is_32) => float_to_reg(f64::from(rgba[j]), is_32),
+                };
             }
         }
         Self::write_run(g, t.dst, &results, lanes)?;

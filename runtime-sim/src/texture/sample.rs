@@ -5,10 +5,10 @@
 use super::cube;
 use super::descriptor::Texture;
 use super::error::TextureError;
-use super::format::MAX_TEXEL_BYTES;
+use super::format::{TexFormat, MAX_TEXEL_BYTES};
 use super::lod::{self, LevelChoice, LodRequest};
 use super::memory::TexelMemory;
-use super::sampler::{wrap, CompareOp, Filter, SamplerDescriptor, Wrap};
+use super::sampler::{wrap, CompareOp, Filter, MipFilter, SamplerDescriptor, Wrap};
 
 /// One lane's `texture_sample` operands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,6 +78,7 @@ impl Texture {
         request: &SampleRequest,
     ) -> Result<[f32; 4], TextureError> {
         sampler.validate()?;
+        check_integer_sampling(self.descriptor().format, sampler)?;
         let compare = match (sampler.compare, request.compare_ref) {
             (Some(op), Some(reference)) => Some((op, reference)),
             (None, None) => None,
@@ -341,6 +342,26 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
             None => rgba,
         })
     }
+}
+
+/// Integer texels may be read by a sampler only without any arithmetic on them.
+fn check_integer_sampling(
+    format: TexFormat,
+    sampler: &SamplerDescriptor,
+) -> Result<(), TextureError> {
+    if !format.is_integer() {
+        return Ok(());
+    }
+    let what = if sampler.min_filter == Filter::Linear || sampler.mag_filter == Filter::Linear {
+        "a linear filter"
+    } else if sampler.mip_filter == MipFilter::Linear {
+        "linear mip filtering"
+    } else if sampler.compare.is_some() {
+        "a depth compare"
+    } else {
+        return Ok(());
+    };
+    Err(TextureError::IntegerFiltering { format, what })
 }
 
 fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
