@@ -230,6 +230,7 @@ fn worth_skipping(code: &[MInst<PReg>]) -> bool {
                         | Instr::DeviceStore(_)
                         | Instr::TextureSample(_)
                         | Instr::TextureLoad(_)
+                        | Instr::ImageWrite(_)
                 ) {
                     return true;
                 }

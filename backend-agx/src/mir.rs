@@ -215,6 +215,7 @@ pub fn instr_has_side_effects<R>(i: &Instr<R>) -> bool {
             | DeviceStore(_)
             | StackStore(_)
             | ThreadgroupStore(_)
+            | ImageWrite(_)
     )
 }
 

@@ -185,6 +185,9 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
     match i {
         DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
         DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
+        // Image loads are texture loads: ordered after image stores to any image.
+        TextureLoad(_) => Mem::Read,
+        ImageWrite(_) => Mem::Write,
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }

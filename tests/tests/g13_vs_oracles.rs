@@ -85,14 +85,6 @@ const BOTH: &[OptLevel] = &OptLevel::ALL;
 const ATOMICS_UNSUPPORTED: &str = "missing feature: the G13 backend has no atomic instructions \
      yet; instruction selection refuses the IR's `atomic` with an error naming it";
 
-/// Why the storage-image cases fail on the G13: the backend refuses them at compile time.
-const IMAGES_UNSUPPORTED: &str = "missing feature: the G13 backend refuses storage images \
-     (`image_load`, `image_store`, `image_size`: no image write encoding or isel yet)";
-
-/// Why the integer-texture case fails on the G13.
-const INT_TEXTURES_UNSUPPORTED: &str =
-    "missing feature: the G13 backend refuses integer texture formats and storage images";
-
 /// G13-specific differences from lavapipe (backend bugs, with a minimal repro in the reason).
 const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
     G13Difference {
@@ -119,22 +111,6 @@ const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
             reason: ATOMICS_UNSUPPORTED,
         },
     },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_box_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_int_textures",
-            allowance: Allowance::AnyFailure,
-            reason: INT_TEXTURES_UNSUPPORTED,
-        },
-    },
 ];
 
 /// As [`SPIRV_G13_VS_ORACLE`], for softpipe.
@@ -153,14 +129,6 @@ const TGSI_G13_VS_ORACLE: &[G13Difference] = &[
             case: "ssbo_atomics",
             allowance: Allowance::AnyFailure,
             reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "comp_image_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
         },
     },
 ];
@@ -193,22 +161,6 @@ const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
             reason: ATOMICS_UNSUPPORTED,
         },
     },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_box_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_int_textures",
-            allowance: Allowance::AnyFailure,
-            reason: INT_TEXTURES_UNSUPPORTED,
-        },
-    },
 ];
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
@@ -227,14 +179,6 @@ const TGSI_G13_VS_INTERP: &[G13Difference] = &[
             case: "ssbo_atomics",
             allowance: Allowance::AnyFailure,
             reason: ATOMICS_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "comp_image_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
         },
     },
 ];

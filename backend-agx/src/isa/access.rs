@@ -85,6 +85,7 @@ impl<R> Instr<R> {
             | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)
+            | ImageWrite(_)
             | ThreadgroupStore(_) => {}
         }
     }
@@ -142,6 +143,13 @@ impl<R> Instr<R> {
                 }
             }
             TextureSample(t) | TextureLoad(t) => tex_uses(t, f),
+            ImageWrite(w) => {
+                f(&w.data);
+                f(&w.coords);
+                if let super::mem::TexIndex::Reg(r) = &w.texture {
+                    f(r);
+                }
+            }
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -204,6 +212,10 @@ impl<R> Instr<R> {
                 reg: &t.coords,
                 discard: &mut t.coords_discard,
             }),
+            ImageWrite(w) => f(HintSlot::SrcDiscard {
+                reg: &w.coords,
+                discard: &mut w.coords_discard,
+            }),
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -251,6 +263,7 @@ impl<R> Instr<R> {
             | GetSr { .. }
             | TextureSample(_)
             | TextureLoad(_)
+            | ImageWrite(_)
             | Stop
             | Trap
             | JmpExecAny { .. }

@@ -368,6 +368,15 @@ impl<R: AsmReg> Display for Instr<R> {
                 write!(f, ", {}, {:#06b}", a.format.name(), a.mask)
             }
             TextureSample(t) | TextureLoad(t) => texture(f, m, t),
+            ImageWrite(w) => {
+                write!(f, "{m} {}, {}", Run(&w.data), Run(&w.coords))?;
+                if w.coords_discard {
+                    f.write_str(".discard")?;
+                }
+                f.write_str(", ")?;
+                tex_index(f, "tex", &w.texture)?;
+                write!(f, ", {}, lod {}", w.dim.name(), w.level)
+            }
         }
     }
 }

@@ -11,7 +11,7 @@
 //! (`r0l` of the execution-mask stack instructions, the link register `r1` of `call`) are not
 //! operands; see [`Instr::implicit_regs`].
 
-use super::mem::{DeviceAccess, StackAccess, TexOp, TgAccess};
+use super::mem::{DeviceAccess, ImageWriteOp, StackAccess, TexOp, TgAccess};
 use super::operand::{Cmp, Dst, FSrc, IntSrc, JumpTarget, SpecialReg, Src};
 use super::ops::{BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 use super::PReg;
@@ -299,6 +299,8 @@ pub enum Instr<R> {
     TextureSample(TexOp<R>),
     /// `texture_load`.
     TextureLoad(TexOp<R>),
+    /// `image_write`.
+    ImageWrite(ImageWriteOp<R>),
 }
 
 impl<R> Instr<R> {
@@ -377,6 +379,7 @@ impl<R> Instr<R> {
             ThreadgroupStore(_) => "threadgroup_store",
             TextureSample(_) => "texture_sample",
             TextureLoad(_) => "texture_load",
+            ImageWrite(_) => "image_write",
         }
     }
 
@@ -669,6 +672,18 @@ impl<R> Instr<R> {
             ThreadgroupStore(a) => ThreadgroupStore(map_tg(a, f)),
             TextureSample(t) => TextureSample(map_tex(t, f)),
             TextureLoad(t) => TextureLoad(map_tex(t, f)),
+            ImageWrite(w) => {
+                let data = f(w.data);
+                let coords = f(w.coords);
+                ImageWrite(ImageWriteOp {
+                    data,
+                    coords,
+                    coords_discard: w.coords_discard,
+                    texture: w.texture.map(f),
+                    dim: w.dim,
+                    level: w.level,
+                })
+            }
         }
     }
 }

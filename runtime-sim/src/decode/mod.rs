@@ -33,6 +33,7 @@ pub fn decode_inst(raw: &RawInst) -> Result<Inst, DecodeErrorKind> {
         | StackStore | StackGetPtr | StackAdjust | ThreadgroupLoad | ThreadgroupStore
         | SampleMask => memory::decode(raw),
         TextureSample | TextureLoad => texture::decode(raw),
+        ImageWrite => texture::decode_image_write(raw),
         _ => alu::decode(raw),
     }
 }

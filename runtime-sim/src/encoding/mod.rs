@@ -101,6 +101,7 @@ pub enum Opcode {
     ThreadgroupStore,
     TextureSample,
     TextureLoad,
+    ImageWrite,
     ThreadgroupBarrier,
     SampleMask,
 }
@@ -183,6 +184,7 @@ impl Opcode {
             ThreadgroupStore => "threadgroup_store",
             TextureSample => "texture_sample",
             TextureLoad => "texture_load",
+            ImageWrite => "image_write",
             ThreadgroupBarrier => "threadgroup_barrier",
             SampleMask => "sample_mask",
         }

@@ -267,6 +267,7 @@ impl Machine<'_> {
                 self.fragment_op(g, d).map(|()| Flow::Next)
             }
             Inst::Texture(t) => self.texture_op(g, d, t).map(|()| Flow::Next),
+            Inst::ImageWrite(w) => self.image_write(g, d, w).map(|()| Flow::Next),
         }
     }
 }

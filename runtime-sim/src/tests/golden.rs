@@ -162,6 +162,10 @@ const GOLDEN: &[Golden] = &[
     // sample_mask (Mesa's layout): immediates T=1 (Tt=1), S=0 (St=1); then registers r2l, r3l.
     Golden { hex: "c1038000", opcode: Opcode::SampleMask, fields: &[("Tt", 1), ("T", 1), ("St", 1), ("S", 0)], text: "sample_mask 1, 0" },
     Golden { hex: "c1080600", opcode: Opcode::SampleMask, fields: &[("Tt", 0), ("T", 4), ("S", 6)], text: "sample_mask r2l, r3l" },
+    // image_write (Mesa's `agx_pack.c` layout, exact bits 0xf1 | 1<<23 | 9<<43): 16-bit data from
+    // half 4 (Rt=0, R=4), coords C=value 12 (r6, r7), LOD register r3h (D=7, Dt=0), texture 3,
+    // 2D. w0 = 0xf1 | 4<<9 = 0x08f1; w1 = 12 | 1<<7 | 7<<8 = 0x078c; w2 = 3 | 2<<8 | 9<<11 = 0x4a03.
+    Golden { hex: "f1088c07034a", opcode: Opcode::ImageWrite, fields: &[("Rt", 0), ("R", 4), ("C", 12), ("D", 7), ("Dt", 0), ("T", 3), ("n", 2)], text: "image_write {r2l, r2h, r3l, r3h}, {r6, r7}, tex 3, 2d, lod r3h" },
 ];
 
 #[test]

@@ -163,6 +163,83 @@ impl TexFormat {
     }
 }
 
+impl TexFormat {
+    /// Encodes one texel for a store (`image_write`): `words` are the four components as
+    /// 32-bit words, f32 bits for the float and normalised formats, the integers themselves
+    /// for the integer formats. Returns the bytes and how many of them the texel has;
+    /// components the format lacks are dropped. Unorm values are clamped to [0, 1] and
+    /// rounded to the nearest step, ties to even, NaN giving 0 (Vulkan, "Conversion from
+    /// Floating-Point to Normalized Fixed-Point"); snorm likewise on [-1, 1] with 127 steps;
+    /// sRGB applies the inverse transfer function in f64 first; halves round to nearest even.
+    pub fn encode(self, words: [u32; 4]) -> ([u8; MAX_TEXEL_BYTES], usize) {
+        let float = |c: usize| f32::from_bits(words[c]);
+        let unorm = |v: f32| -> u8 {
+            if v.is_nan() {
+                0
+            } else {
+                (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8
+            }
+        };
+        let snorm = |v: f32| -> u8 {
+            if v.is_nan() {
+                0
+            } else {
+                (v.clamp(-1.0, 1.0) * 127.0).round_ties_even() as i8 as u8
+            }
+        };
+        let srgb = |v: f32| -> u8 {
+            if v.is_nan() {
+                return 0;
+            }
+            let l = f64::from(v.clamp(0.0, 1.0));
+            let e = if l <= 0.0031308 {
+                l * 12.92
+            } else {
+                1.055 * l.powf(1.0 / 2.4) - 0.055
+            };
+            (e * 255.0).round_ties_even() as u8
+        };
+        let half = |c: usize| half::f16::from_f32(float(c)).to_le_bytes();
+        let mut out = [0u8; MAX_TEXEL_BYTES];
+        let n = self.texel_bytes() as usize;
+        match self {
+            TexFormat::R8Unorm | TexFormat::Rg8Unorm | TexFormat::Rgba8Unorm => {
+                for (c, byte) in out.iter_mut().enumerate().take(n) {
+                    *byte = unorm(float(c));
+                }
+            }
+            TexFormat::Rgba8Srgb => {
+                for (c, byte) in out.iter_mut().enumerate().take(3) {
+                    *byte = srgb(float(c));
+                }
+                out[3] = unorm(float(3));
+            }
+            TexFormat::Rgba8Snorm => {
+                for (c, byte) in out.iter_mut().enumerate().take(4) {
+                    *byte = snorm(float(c));
+                }
+            }
+            TexFormat::R16Float | TexFormat::Rg16Float | TexFormat::Rgba16Float => {
+                for c in 0..n / 2 {
+                    out[2 * c..2 * c + 2].copy_from_slice(&half(c));
+                }
+            }
+            TexFormat::R32Float
+            | TexFormat::Rg32Float
+            | TexFormat::Rgba32Float
+            | TexFormat::Rgba32Uint
+            | TexFormat::Rgba32Sint
+            | TexFormat::R32Uint
+            | TexFormat::R32Sint => {
+                for c in 0..n / 4 {
+                    out[4 * c..4 * c + 4].copy_from_slice(&words[c].to_le_bytes());
+                }
+            }
+        }
+        (out, n)
+    }
+}
+
 /// `c / 255` for every 8-bit code, computed at compile time with the same correctly rounded f32
 /// division (a table, because the division dominated decoding time).
 static UNORM8: [f32; 256] = {

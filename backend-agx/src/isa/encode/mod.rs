@@ -170,5 +170,6 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
         ThreadgroupStore(a) => memory::threadgroup(at, true, a),
         TextureSample(t) => texture::texture(at, false, t),
         TextureLoad(t) => texture::texture(at, true, t),
+        ImageWrite(w) => texture::image_write(at, w),
     }
 }

@@ -135,3 +135,26 @@ fn integer_textures_sample_nearest_only() {
         Err(TextureError::IntegerFiltering { .. })
     ));
 }
+
+#[test]
+fn store_encoding_rounds_clamps_and_keeps_words() {
+    let w = |v: [f32; 4]| v.map(f32::to_bits);
+    // unorm8: 0.5 * 255 = 127.5 ties to 128, NaN to 0, -1 and 2 clamp.
+    let (b, n) = TexFormat::Rgba8Unorm.encode(w([0.5, f32::NAN, -1.0, 2.0]));
+    assert_eq!((&b[..n], n), (&[128u8, 0, 0, 255][..], 4));
+    // snorm8: -0.5 * 127 = -63.5 ties to -64 (0xc0), 3 clamps to 127, -3 to -127 (0x81).
+    let (b, n) = TexFormat::Rgba8Snorm.encode(w([-0.5, 3.0, -3.0, 0.0]));
+    assert_eq!(&b[..n], &[0xc0u8, 127, 0x81, 0]);
+    // rgba16f: 1.0 is 0x3c00; 65520 rounds to infinity (0x7c00); 2^-25 ties to 0.
+    let (b, n) = TexFormat::Rgba16Float.encode(w([1.0, 65520.0, 2f32.powi(-25), -2.0]));
+    assert_eq!(&b[..n], &[0x00u8, 0x3c, 0x00, 0x7c, 0x00, 0x00, 0x00, 0xc0]);
+    // One-channel integer formats keep the first word only; words pass unchanged.
+    let (b, n) = TexFormat::R32Sint.encode([0xFFFF_FFFE, 5, 6, 7]);
+    assert_eq!(&b[..n], &[0xfeu8, 0xff, 0xff, 0xff]);
+    let (b, n) = TexFormat::Rgba32Uint.encode([0x7F80_0001, 1, 2, 3]);
+    assert_eq!(&b[..n], &u32s(&[0x7F80_0001, 1, 2, 3])[..]);
+}
+
+fn u32s(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
