@@ -327,8 +327,21 @@ impl Abi {
                 | EffectOp::Demote => {}
                 // Geometry functions were refused above.
                 EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {}
-                // Instruction selection refuses storage images.
-                EffectOp::ImageLoad(_) | EffectOp::ImageStore(_) | EffectOp::ImageSize(_) => {}
+                // Storage images are textures at the image's binding (loads are texture
+                // loads; a size query reads the level-0 extent like `tex_size`).
+                EffectOp::ImageLoad(op) | EffectOp::ImageStore(op) => {
+                    textures.insert(op.image);
+                }
+                EffectOp::ImageSize(op) => {
+                    textures.insert(op.image);
+                    let axes = op.target.dim.size_components() as u8;
+                    for axis in 0..axes {
+                        need.insert(UniformContent::TextureSize(op.image, axis));
+                    }
+                    if op.target.arrayed {
+                        need.insert(UniformContent::TextureSize(op.image, 3));
+                    }
+                }
             }
             if bad.is_none() {
                 bad = check_limits(func.stage, effect);

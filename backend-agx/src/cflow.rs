@@ -231,6 +231,7 @@ fn worth_skipping(code: &[MInst<PReg>]) -> bool {
                         | Instr::DeviceAtomic(_)
                         | Instr::TextureSample(_)
                         | Instr::TextureLoad(_)
+                        | Instr::ImageWrite(_)
                 ) {
                     return true;
                 }

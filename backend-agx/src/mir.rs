@@ -217,6 +217,7 @@ pub fn instr_has_side_effects<R>(i: &Instr<R>) -> bool {
             | ThreadgroupStore(_)
             | DeviceAtomic(_)
             | ThreadgroupAtomic(_)
+            | ImageWrite(_)
     )
 }
 

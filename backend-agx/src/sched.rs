@@ -189,6 +189,9 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
         // An atomic reads and writes memory: ordering it as a store keeps it after every
         // earlier access and before every later one.
         DeviceAtomic(_) | ThreadgroupAtomic(_) => Mem::Write,
+        // Image loads are texture loads: ordered after image stores to any image.
+        TextureLoad(_) => Mem::Read,
+        ImageWrite(_) => Mem::Write,
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }

@@ -111,9 +111,10 @@ fn program(binary: &Binary, stage: SimStage) -> Result<Program, SimError> {
     Program::load(&binary.code, meta).map_err(|e| SimError::Simulator(e.into()))
 }
 
-/// Buffers in device memory, by binding.
+/// Buffers in device memory, by binding, and the bound textures (storage images among them).
 struct Bound {
     buffers: BTreeMap<Binding, (u64, usize)>,
+    textures: textures::BoundTextures,
 }
 
 fn bind(
@@ -182,11 +183,12 @@ fn bind(
             UniformContent::VertexInput(_) | UniformContent::VertexOutput(_) => {}
         }
     }
-    Ok(Bound { buffers })
+    Ok(Bound { buffers, textures })
 }
 
-/// Copies storage buffers back into `res`.
+/// Copies storage buffers and textures (which image stores may have written) back into `res`.
 fn read_back(sim: &Simulator, bound: &Bound, res: &mut Resources) -> Result<(), SimError> {
+    bound.textures.read_back(sim, res)?;
     for (&b, &(addr, len)) in &bound.buffers {
         if let Some(buf) = res.buffer_mut(b) {
             if buf.kind == agxc_egraph::interp::BufferKind::Storage {

@@ -477,6 +477,28 @@ impl Display for Decoded {
                 write!(f, ", {:#06b}, slot {}", t.mask, t.slot)
             }
             Inst::SampleMask { target, mask } => write!(f, "{m} {target}, {mask}"),
+            Inst::ImageWrite(w) => {
+                let coords = w.dim.coord_components() + u32::from(w.dim.is_array());
+                let coords = RegRange {
+                    first: Reg::R32(w.coords),
+                    count: coords as u8,
+                };
+                write!(
+                    f,
+                    "{m} {}, {}{}, {}, {}, ",
+                    Run(w.data),
+                    Run(coords),
+                    if w.coords_discard { ".discard" } else { "" },
+                    tex_index("tex", w.texture),
+                    w.dim.name(),
+                )?;
+                match w.lod {
+                    crate::decode::inst::ImageLod::Imm(v) => write!(f, "lod {v}"),
+                    crate::decode::inst::ImageLod::Half(h) => {
+                        write!(f, "lod r{}{}", h / 2, if h % 2 == 0 { "l" } else { "h" })
+                    }
+                }
+            }
         }
     }
 }

@@ -166,7 +166,7 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
         | Inst::JmpExecNone { .. } => (ControlFlow, cost(2, 1)),
         Inst::PopExec { .. } | Inst::ExecStack { .. } => (ExecMask, cost(2, 1)),
         Inst::Device { store: false, .. } => (DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
-        Inst::Device { store: true, .. } => (DeviceStore, cost(1, 1)),
+        Inst::Device { store: true, .. } | Inst::ImageWrite(_) => (DeviceStore, cost(1, 1)),
         Inst::Threadgroup { .. } => (Threadgroup, cost(THREADGROUP_LATENCY, 1)),
         // Atomics count with the loads of their memory: a device atomic returns on a wait
         // slot after a device load's latency, a local atomic after a threadgroup access's.

@@ -78,78 +78,19 @@ struct G13Difference {
     known: KnownDifference,
 }
 
-/// Both levels.
-const BOTH: &[OptLevel] = &OptLevel::ALL;
-
-/// Why the storage-image cases fail on the G13: the backend refuses them at compile time.
-const IMAGES_UNSUPPORTED: &str = "missing feature: the G13 backend refuses storage images \
-     (`image_load`, `image_store`, `image_size`: no image write encoding or isel yet)";
-
-/// Why the integer-texture case fails on the G13.
-const INT_TEXTURES_UNSUPPORTED: &str =
-    "missing feature: the G13 backend refuses integer texture formats and storage images";
-
 /// G13-specific differences from lavapipe (backend bugs, with a minimal repro in the reason).
-const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_box_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_int_textures",
-            allowance: Allowance::AnyFailure,
-            reason: INT_TEXTURES_UNSUPPORTED,
-        },
-    },
-];
+const SPIRV_G13_VS_ORACLE: &[G13Difference] = &[];
 
 /// As [`SPIRV_G13_VS_ORACLE`], for softpipe.
-const TGSI_G13_VS_ORACLE: &[G13Difference] = &[G13Difference {
-    levels: BOTH,
-    known: KnownDifference {
-        case: "comp_image_blur",
-        allowance: Allowance::AnyFailure,
-        reason: IMAGES_UNSUPPORTED,
-    },
-}];
+const TGSI_G13_VS_ORACLE: &[G13Difference] = &[];
 
 /// SPIR-V cases where the G13 may differ from the interpreter's model of it. A case the
 /// interpreter cannot run (it reports an error) appears here too: there is nothing to compare
 /// against.
-const SPIRV_G13_VS_INTERP: &[G13Difference] = &[
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_box_blur",
-            allowance: Allowance::AnyFailure,
-            reason: IMAGES_UNSUPPORTED,
-        },
-    },
-    G13Difference {
-        levels: BOTH,
-        known: KnownDifference {
-            case: "image_int_textures",
-            allowance: Allowance::AnyFailure,
-            reason: INT_TEXTURES_UNSUPPORTED,
-        },
-    },
-];
+const SPIRV_G13_VS_INTERP: &[G13Difference] = &[];
 
 /// As [`SPIRV_G13_VS_INTERP`], for the TGSI corpus.
-const TGSI_G13_VS_INTERP: &[G13Difference] = &[G13Difference {
-    levels: BOTH,
-    known: KnownDifference {
-        case: "comp_image_blur",
-        allowance: Allowance::AnyFailure,
-        reason: IMAGES_UNSUPPORTED,
-    },
-}];
+const TGSI_G13_VS_INTERP: &[G13Difference] = &[];
 
 /// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
 fn announce(text: &str) {

@@ -95,6 +95,7 @@ impl<R> Instr<R> {
             | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)
+            | ImageWrite(_)
             | ThreadgroupStore(_) => {}
         }
     }
@@ -168,6 +169,13 @@ impl<R> Instr<R> {
                 }
                 f(&a.value);
             }
+            ImageWrite(w) => {
+                f(&w.data);
+                f(&w.coords);
+                if let super::mem::TexIndex::Reg(r) = &w.texture {
+                    f(r);
+                }
+            }
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -230,6 +238,10 @@ impl<R> Instr<R> {
                 reg: &t.coords,
                 discard: &mut t.coords_discard,
             }),
+            ImageWrite(w) => f(HintSlot::SrcDiscard {
+                reg: &w.coords,
+                discard: &mut w.coords_discard,
+            }),
             Stop
             | Trap
             | JmpExecAny { .. }
@@ -279,6 +291,7 @@ impl<R> Instr<R> {
             | GetSr { .. }
             | TextureSample(_)
             | TextureLoad(_)
+            | ImageWrite(_)
             | Stop
             | Trap
             | JmpExecAny { .. }

@@ -407,6 +407,15 @@ impl<R: AsmReg> Display for Instr<R> {
                     TgOffset::Reg(r) => write!(f, ", {r}"),
                 }
             }
+            ImageWrite(w) => {
+                write!(f, "{m} {}, {}", Run(&w.data), Run(&w.coords))?;
+                if w.coords_discard {
+                    f.write_str(".discard")?;
+                }
+                f.write_str(", ")?;
+                tex_index(f, "tex", &w.texture)?;
+                write!(f, ", {}, lod {}", w.dim.name(), w.level)
+            }
         }
     }
 }

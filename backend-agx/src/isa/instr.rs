@@ -11,7 +11,9 @@
 //! (`r0l` of the execution-mask stack instructions, the link register `r1` of `call`) are not
 //! operands; see [`Instr::implicit_regs`].
 
-use super::mem::{DeviceAccess, DeviceAtomic, StackAccess, TexOp, TgAccess, TgAtomic};
+use super::mem::{
+    DeviceAccess, DeviceAtomic, ImageWriteOp, StackAccess, TexOp, TgAccess, TgAtomic,
+};
 use super::operand::{Cmp, Dst, FSrc, IntSrc, JumpTarget, SpecialReg, Src};
 use super::ops::{BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 use super::PReg;
@@ -303,6 +305,8 @@ pub enum Instr<R> {
     DeviceAtomic(DeviceAtomic<R>),
     /// `local_atomic` (threadgroup memory).
     ThreadgroupAtomic(TgAtomic<R>),
+    /// `image_write`.
+    ImageWrite(ImageWriteOp<R>),
 }
 
 impl<R> Instr<R> {
@@ -383,6 +387,7 @@ impl<R> Instr<R> {
             TextureLoad(_) => "texture_load",
             DeviceAtomic(_) => "atomic",
             ThreadgroupAtomic(_) => "local_atomic",
+            ImageWrite(_) => "image_write",
         }
     }
 
@@ -701,6 +706,18 @@ impl<R> Instr<R> {
                     value,
                     base: map_tg_base(a.base, f),
                     offset: map_tg_offset(a.offset, f),
+                })
+            }
+            ImageWrite(w) => {
+                let data = f(w.data);
+                let coords = f(w.coords);
+                ImageWrite(ImageWriteOp {
+                    data,
+                    coords,
+                    coords_discard: w.coords_discard,
+                    texture: w.texture.map(f),
+                    dim: w.dim,
+                    level: w.level,
                 })
             }
         }

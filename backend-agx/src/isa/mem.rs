@@ -391,6 +391,25 @@ pub struct TexExtra<R> {
     pub offset: bool,
 }
 
+/// An `image_write` (Mesa's `agx_opcodes.py` `image_write`, packed by `agx_pack.c`
+/// `AGX_OPCODE_IMAGE_WRITE`): one texel per thread, converted to the bound texture's format,
+/// at integer coordinates and an immediate level; out-of-range texels are dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ImageWriteOp<R> {
+    /// The four components: a run of four 32-bit registers (f32 bits or integer words).
+    pub data: R,
+    /// Coordinates then array layer: [`TexDim::coord_count`] 32-bit integer registers.
+    pub coords: R,
+    /// Last-use (discard) hint on the coordinate registers (`Ct`, bit 22).
+    pub coords_discard: bool,
+    /// Texture slot (the image is bound as a texture).
+    pub texture: TexIndex<R>,
+    /// Dimensionality.
+    pub dim: TexDim,
+    /// The level written (a 16-bit immediate, `Dt` set).
+    pub level: u8,
+}
+
 /// A `texture_sample` or `texture_load`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TexOp<R> {

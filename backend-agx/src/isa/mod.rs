@@ -53,6 +53,7 @@ pub use encode::{
     encode, AssembleError, Assembled, Assembler, EncodeError, EncodeErrorKind, Encoded,
 };
 pub use instr::Instr;
+pub use mem::ImageWriteOp;
 pub use mem::{
     AtomicOpc, DeviceAccess, DeviceAtomic, Lod, MemBase, MemFormat, MemOffset, StackAccess, TexDim,
     TexExtra, TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset,

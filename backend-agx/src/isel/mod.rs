@@ -682,20 +682,9 @@ impl<'f> Isel<'f> {
             EffectOp::Derivative(axis, precision) => {
                 self.derivative(axis, precision, args[0], results[0])
             }
-            EffectOp::Sample(_) | EffectOp::Fetch(_)
-                if results
-                    .first()
-                    .is_some_and(|&r| self.func.value_type(r) == Type::I32) =>
-            {
-                Err(self.unsupported(
-                    "sampling or fetching an integer texture (integer texture formats)",
-                ))
-            }
-            EffectOp::ImageLoad(_) | EffectOp::ImageStore(_) | EffectOp::ImageSize(_) => Err(self
-                .unsupported(format!(
-                    "storage images (`{}`; no image write encoding)",
-                    e.name()
-                ))),
+            EffectOp::ImageLoad(op) => self.image_load(&op, &args, &results),
+            EffectOp::ImageSize(op) => self.image_size(&op, &results),
+            EffectOp::ImageStore(op) => self.image_store(&op, &args),
             EffectOp::Sample(s) => self.sample(&s, &args, &results),
             EffectOp::Fetch(f) => self.fetch(&f, &args, &results),
             EffectOp::TexSize(s) => self.tex_size(&s, args[0], &results),

@@ -27,17 +27,21 @@
 //! `fetch` is `texture_load` with integer coordinates (offsets added in the shader) and an
 //! explicit level. `tex_size` shifts the ABI's level-0 extent right by the level (at least 1);
 //! `tex_levels` reads the ABI's uniform.
+//!
+//! Storage images are textures at the image's binding: `image_load` is `texture_load` at
+//! level 0, `image_store` is `image_write` at level 0, `image_size` reads the ABI's level-0
+//! extent.
 
 use agxc_egraph::ir::{
-    FetchOp, LodMode, SampleOp, SizeOp, TexDim as IrDim, TexTarget, Type, Value,
+    FetchOp, ImageOp, LodMode, SampleOp, SizeOp, TexDim as IrDim, TexTarget, Type, Value,
 };
 
 use super::Isel;
 use crate::abi::UniformContent;
 use crate::error::BackendError;
 use crate::isa::{
-    BitfieldOp, FCond, FSrc, FUnaryOp, ICond, Instr, IntSrc, Lod, Precision, RegClass, Src, TexDim,
-    TexExtra, TexIndex, TexOp, UReg,
+    BitfieldOp, FCond, FSrc, FUnaryOp, ICond, ImageWriteOp, Instr, IntSrc, Lod, Precision,
+    RegClass, Src, TexDim, TexExtra, TexIndex, TexOp, UReg,
 };
 use crate::mir::VReg;
 
@@ -293,6 +297,93 @@ impl Isel<'_> {
                 Src::Imm(1),
             );
             self.set(r, dst);
+        }
+        Ok(())
+    }
+
+    /// `image_load` is `texture_load` at level 0 through the image's texture slot, as in
+    /// Mesa's AGX compiler (`agx_compile.c`, `nir_intrinsic_image_load` lowered to a texture
+    /// load by `agx_nir_lower_texture.c`); out-of-range coordinates read zeros there as the
+    /// IR says.
+    pub(super) fn image_load(
+        &mut self,
+        op: &ImageOp,
+        args: &[Value],
+        results: &[Value],
+    ) -> Result<(), BackendError> {
+        let dim = self.tex_dim(op.target)?;
+        let count = dim.coord_count() as usize;
+        if args.len() != count {
+            return Err(self.internal("image_load coordinates do not fit the target"));
+        }
+        let coords = run32(self, count);
+        for (i, &arg) in args.iter().enumerate() {
+            let v = self.src(arg);
+            self.mov_src(coords.word(i as u16), v);
+        }
+        let level = self.imm_reg(RegClass::R32, 0);
+        let texture = self.texture_index(op.image)?;
+        let dst = self.result_run(results);
+        self.m.op(Instr::TextureLoad(TexOp {
+            dst,
+            coords,
+            coords_discard: false,
+            texture,
+            sampler: TexIndex::Imm(0),
+            dim,
+            lod: Lod::LodReg(level),
+            extra: None,
+            mask: ((1u32 << results.len()) - 1) as u8,
+            slot: 0,
+            gather: None,
+        }));
+        self.define_results(dst, results);
+        Ok(())
+    }
+
+    /// `image_store` is `image_write` at level 0 (Mesa's `agx_compile.c` emits
+    /// `agx_image_write` for `nir_intrinsic_image_store`): the four components in a run of
+    /// 32-bit registers, whatever the format (the texture unit converts and drops the
+    /// channels the format lacks).
+    pub(super) fn image_store(&mut self, op: &ImageOp, args: &[Value]) -> Result<(), BackendError> {
+        let dim = self.tex_dim(op.target)?;
+        let count = dim.coord_count() as usize;
+        if args.len() != count + 4 {
+            return Err(self.internal("image_store operands do not fit the target"));
+        }
+        let coords = run32(self, count);
+        for (i, &arg) in args[..count].iter().enumerate() {
+            let v = self.src(arg);
+            self.mov_src(coords.word(i as u16), v);
+        }
+        let data = run32(self, 4);
+        for (i, &arg) in args[count..].iter().enumerate() {
+            let v = self.src(arg);
+            self.mov_src(data.word(i as u16), v);
+        }
+        let texture = self.texture_index(op.image)?;
+        self.m.op(Instr::ImageWrite(ImageWriteOp {
+            data,
+            coords,
+            coords_discard: false,
+            texture,
+            dim,
+            level: 0,
+        }));
+        Ok(())
+    }
+
+    /// `image_size`: the ABI's level-0 extent per axis, then the layer count.
+    pub(super) fn image_size(
+        &mut self,
+        op: &ImageOp,
+        results: &[Value],
+    ) -> Result<(), BackendError> {
+        let axes = op.target.dim.size_components();
+        for (i, &r) in results.iter().enumerate() {
+            let axis = if i < axes { i as u8 } else { 3 };
+            let u = self.abi_uniform(UniformContent::TextureSize(op.image, axis))?;
+            self.uniform_value(r, UReg::U32(u));
         }
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! Interpreter textures and samplers as simulator descriptors. Both models lay texels out the
 //! same way (levels, then slices, planes, rows; cube faces +X, -X, +Y, -Y, +Z, -Z), so the
-//! bytes are copied unchanged.
+//! bytes are copied unchanged, both ways: storage images are textures bound at the image's
+//! binding (the interpreter's rule 13), and after a run every bound texture's bytes are
+//! copied back, so image stores show in the resources.
 
 use agxc_egraph::interp::{
     CompareOp, Filter, MipFilter, Resources, Sampler, Texture, TextureFormat, Wrap,
@@ -18,6 +20,21 @@ use crate::Binary;
 /// The textures bound for a run, for the ABI's size and level uniforms.
 pub(super) struct BoundTextures {
     descs: Vec<(Binding, TextureDescriptor)>,
+}
+
+impl BoundTextures {
+    /// Replaces each bound texture's bytes in `res` by the device memory's.
+    pub(super) fn read_back(&self, sim: &Simulator, res: &mut Resources) -> Result<(), SimError> {
+        for (b, d) in &self.descs {
+            let Some(tex) = res.texture_mut(*b) else {
+                continue;
+            };
+            let bytes = sim.read(d.address, tex.data().len() as u64)?;
+            *tex = Texture::new(*tex.desc(), bytes)
+                .map_err(|e| SimError::Unsupported(format!("texture {b} read back: {e}")))?;
+        }
+        Ok(())
+    }
 }
 
 impl BoundTextures {
@@ -78,15 +95,10 @@ fn descriptor(sim: &mut Simulator, tex: &Texture) -> Result<TextureDescriptor, S
         TextureFormat::Rgba16Float => TexFormat::Rgba16Float,
         TextureFormat::Rgba32Float => TexFormat::Rgba32Float,
         TextureFormat::R32Float => TexFormat::R32Float,
-        TextureFormat::Rgba32Uint
-        | TextureFormat::Rgba32Sint
-        | TextureFormat::R32Uint
-        | TextureFormat::R32Sint => {
-            return Err(SimError::Unsupported(format!(
-                "the integer texture format {}",
-                d.format.name()
-            )))
-        }
+        TextureFormat::Rgba32Uint => TexFormat::Rgba32Uint,
+        TextureFormat::Rgba32Sint => TexFormat::Rgba32Sint,
+        TextureFormat::R32Uint => TexFormat::R32Uint,
+        TextureFormat::R32Sint => TexFormat::R32Sint,
     };
     let address = sim.alloc_bytes(tex.data())?;
     Ok(TextureDescriptor::shaped(

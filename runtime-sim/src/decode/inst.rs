@@ -7,7 +7,8 @@
 use crate::encoding::Opcode;
 
 pub use super::inst_memory::{
-    AtomicOp, LodMode, MemFormat, MemIndex, TexIndex, TexInstDim, TextureInst, TgBase, TgIndex,
+    AtomicOp, ImageLod, ImageWriteInst, LodMode, MemFormat, MemIndex, TexIndex, TexInstDim,
+    TextureInst, TgBase, TgIndex,
 };
 
 /// A register-cache hint on a source register (ERRATA.md, "Register cache hints").
@@ -504,6 +505,7 @@ pub enum Inst {
         mask: u8,
     },
     Texture(TextureInst),
+    ImageWrite(ImageWriteInst),
     Barrier,
     SampleMask {
         target: Src,

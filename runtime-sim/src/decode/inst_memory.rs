@@ -365,3 +365,29 @@ impl AtomicOp {
         }
     }
 }
+/// The LOD operand of `image_write`: a 16-bit immediate or register (`Dt` set for an
+/// immediate, Mesa's `agx_pack_pbe_lod`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageLod {
+    /// An immediate level.
+    Imm(u8),
+    /// A 16-bit register holding the level.
+    Half(u8),
+}
+
+/// A decoded `image_write`: one texel per thread, converted to the bound texture's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageWriteInst {
+    /// The four components (32-bit when `Rt` is set, else 16-bit).
+    pub data: RegRange,
+    /// First 32-bit coordinate register (integer coordinates, then the array layer).
+    pub coords: u8,
+    /// The last-use (discard) hint on the coordinate registers (`Ct`).
+    pub coords_discard: bool,
+    /// The level written.
+    pub lod: ImageLod,
+    /// Dimensionality.
+    pub dim: TexInstDim,
+    /// Texture slot.
+    pub texture: TexIndex,
+}

@@ -35,6 +35,7 @@ pub fn decode_inst(raw: &RawInst) -> Result<Inst, DecodeErrorKind> {
         | SampleMask => memory::decode(raw),
         TextureSample | TextureLoad => texture::decode(raw),
         Atomic | LocalAtomic => atomic::decode(raw),
+        ImageWrite => texture::decode_image_write(raw),
         _ => alu::decode(raw),
     }
 }

@@ -242,5 +242,16 @@ pub fn visit_registers(inst: &Inst, f: &mut dyn FnMut(RegAccess)) {
             src(target, f);
             src(mask, f);
         }
+        Inst::ImageWrite(w) => {
+            let coords = w.dim.coord_components() + u32::from(w.dim.is_array());
+            r32s(w.coords, coords, false, f);
+            run(&w.data, false, f);
+            if let super::inst::ImageLod::Half(h) = w.lod {
+                read(Reg::Half(h), f);
+            }
+            if let TexIndex::Half(h) = w.texture {
+                read(Reg::Half(h), f);
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@
 //! - `q5`: the wait slot of the result. `q2` (LOD query) must be 0; `q3` and the remaining
 //!   bits of `q4` are not interpreted.
 
-use super::inst::{Inst, LodMode, TexIndex, TexInstDim, TextureInst};
+use super::inst::{ImageLod, ImageWriteInst, Inst, LodMode, TexIndex, TexInstDim, TextureInst};
 use super::operands::{memory_reg, undefined, unsupported};
 use crate::encoding::{Opcode, RawInst};
 use crate::error::DecodeErrorKind;
@@ -76,17 +76,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
     } else {
         even_half(op, "D", raw.join(&["Dx", "D"]))?
     };
-    let dim_code = raw.get("n") | (raw.get("q4") >> 2) << 3;
-    let dim = match dim_code {
-        0 => TexInstDim::D1,
-        1 => TexInstDim::D1Array,
-        2 => TexInstDim::D2,
-        3 => TexInstDim::D2Array,
-        5 => TexInstDim::D3,
-        6 => TexInstDim::Cube,
-        7 => TexInstDim::CubeArray,
-        value => return Err(unsupported(op, "n (dimensionality)", value)),
-    };
+    let dim = tex_dim(op, raw.get("n") | (raw.get("q4") >> 2) << 3)?;
     let t = raw.join(&["Tx", "T"]);
     let texture = match raw.get("Tt") {
         0 => TexIndex::Imm(t as u16),
@@ -147,5 +137,57 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         mask: mask as u8,
         slot: raw.get("q5") as u8,
         gather,
+    }))
+}
+
+/// The dimensionality code (`n` with its extension bit above it).
+fn tex_dim(op: Opcode, code: u32) -> Result<TexInstDim> {
+    Ok(match code {
+        0 => TexInstDim::D1,
+        1 => TexInstDim::D1Array,
+        2 => TexInstDim::D2,
+        3 => TexInstDim::D2Array,
+        5 => TexInstDim::D3,
+        6 => TexInstDim::Cube,
+        7 => TexInstDim::CubeArray,
+        value => return Err(unsupported(op, "n (dimensionality)", value)),
+    })
+}
+
+/// Decodes `image_write` (Mesa's `agx_pack.c`, `AGX_OPCODE_IMAGE_WRITE`): `R` the four data
+/// registers (`Rt`: 32-bit, `agx_pack_pbe_source`), `C` the 32-bit coordinate registers (`Ct`
+/// the discard hint; `Cs`, 16-bit coordinates, is not supported), `D` the 16-bit level
+/// (`Dt` set: an immediate, else a register, `agx_pack_pbe_lod`), `T`/`Tt` the texture slot as
+/// for `texture_load` (bindless, `Tt` 3 with a base in `U`, is not supported). Rounding
+/// toward zero (`rtz`) and the unknown bits must be 0.
+pub(super) fn decode_image_write(raw: &RawInst) -> Result<Inst> {
+    let op = raw.encoding.opcode;
+    let data = memory_reg(op, "R", raw.join(&["Rx", "R"]), raw.get("Rt"), 4)?;
+    let coords = even_half(op, "C", raw.join(&["Cx", "C"]))?;
+    for field in ["Cs", "U", "rtz", "q0", "q1"] {
+        if raw.get(field) != 0 {
+            return Err(unsupported(op, field, raw.get(field)));
+        }
+    }
+    let d = raw.join(&["Dx", "D"]);
+    let lod = if raw.get("Dt") != 0 {
+        ImageLod::Imm(d as u8)
+    } else {
+        ImageLod::Half(d as u8)
+    };
+    let dim = tex_dim(op, raw.get("n") | raw.get("n3") << 3)?;
+    let t = raw.join(&["Tx", "T"]);
+    let texture = match raw.get("Tt") {
+        0 => TexIndex::Imm(t as u16),
+        1 => TexIndex::Half(t as u8),
+        value => return Err(unsupported(op, "Tt", value)),
+    };
+    Ok(Inst::ImageWrite(ImageWriteInst {
+        data,
+        coords,
+        coords_discard: raw.get("Ct") != 0,
+        lod,
+        dim,
+        texture,
     }))
 }

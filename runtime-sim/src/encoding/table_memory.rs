@@ -242,6 +242,36 @@ macro_rules! texture {
     };
 }
 
+/// `image_write` (not in the document; layout from Mesa's `agx_opcodes.py`, `op("image_write",
+/// (0xF1 | (1 << 23) | (9 << 43), 0xFF, 6, 8), ...)`, and `agx_pack.c`,
+/// `AGX_OPCODE_IMAGE_WRITE`): `Dt D 1 Ct C`, `L R Rt 11110001`, `Cs 1001 n Tt T`, then, in the
+/// long form only, `Tx Dx Cx Rx n3 ? rtz U`. Mesa sets `L` exactly when a bit from 48 up is set.
+const IMAGE_WRITE: &[Seg] = &[
+    c(7, 0, 0b11110001),
+    f("Rt", 8, 8),
+    f("R", 14, 9),
+    f("L", 15, 15),
+    f("C", 21, 16),
+    f("Ct", 22, 22),
+    c(23, 23, 1),
+    f("D", 29, 24),
+    f("q0", 30, 30),
+    f("Dt", 31, 31),
+    f("T", 37, 32),
+    f("Tt", 39, 38),
+    f("n", 42, 40),
+    c(46, 43, 0b1001),
+    f("Cs", 47, 47),
+    f("U", 52, 48),
+    f("rtz", 53, 53),
+    f("q1", 54, 54),
+    f("n3", 55, 55),
+    f("Rx", 57, 56),
+    f("Cx", 59, 58),
+    f("Dx", 61, 60),
+    f("Tx", 63, 62),
+];
+
 /// `sample_mask` (not in the document; layout from Mesa's `agx_pack.c`,
 /// `AGX_OPCODE_SAMPLE_MASK`): `T Tt 11000001`, `Sx ? Tx St ? S` with `St` set for an immediate.
 const SAMPLE_MASK: &[Seg] = &[
@@ -271,4 +301,5 @@ pub(super) static ENCODINGS: &[Encoding] = &[
     enc(Opcode::TextureSample, L8_12, texture!(0b00110001)),
     enc(Opcode::TextureLoad, L8_12, texture!(0b01110001)),
     enc(Opcode::SampleMask, FIXED4, SAMPLE_MASK),
+    enc(Opcode::ImageWrite, L6_8, IMAGE_WRITE),
 ];

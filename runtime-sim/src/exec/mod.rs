@@ -272,6 +272,7 @@ impl Machine<'_> {
             Inst::DeviceAtomic { .. } | Inst::LocalAtomic { .. } => {
                 self.atomic_op(g, d, tg).map(|()| Flow::Next)
             }
+            Inst::ImageWrite(w) => self.image_write(g, d, w).map(|()| Flow::Next),
         }
     }
 }

@@ -8,7 +8,9 @@
 use super::memory::RunValues;
 use super::operand::Lanes;
 use super::{Machine, SimdGroup};
-use crate::decode::inst::{Decoded, LodMode, Reg, TexIndex, TexInstDim, TextureInst};
+use crate::decode::inst::{
+    Decoded, ImageLod, ImageWriteInst, LodMode, Reg, TexIndex, TexInstDim, TextureInst,
+};
 use crate::error::ExecErrorKind;
 use crate::formats::float_to_reg;
 use crate::texture::{quad_derivatives, Derivatives, LodRequest, SampleRequest, TexDim, Texture};
@@ -221,13 +223,103 @@ impl Machine<'_> {
                 }
                 .map_err(texture_error)?
             };
+            // Integer texels are words in f32 containers: their bits go to the registers
+            // unconverted (a 16-bit destination keeps the low half).
+            let integer = texture.descriptor().format.is_integer();
             for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
-                results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());
+                results[k][l] = match (integer, t.dst.is_32()) {
+                    (true, true) => rgba[j].to_bits(),
+                    (true, false) => rgba[j].to_bits() & 0xFFFF,
+                    (false, is_32) => float_to_reg(f64::from(rgba[j]), is_32),
+                };
             }
         }
         Self::write_run(g, t.dst, &results, lanes)?;
         for k in 0..u32::from(t.dst.count) {
             g.regs.set_pending(t.dst.nth(k), t.slot, d.pc);
+        }
+        Ok(())
+    }
+
+    /// `image_write`: each live, non-helper thread converts its four components to the
+    /// bound texture's format and stores them at its integer coordinates and level; a
+    /// texel outside the texture (coordinate, layer or level) is not written, as robust
+    /// image access drops it. 16-bit data registers hold halves (widened to f32 for float
+    /// formats, zero-extended for integer ones).
+    #[inline(never)]
+    pub(super) fn image_write(
+        &mut self,
+        g: &mut SimdGroup,
+        d: &Decoded,
+        w: &ImageWriteInst,
+    ) -> Result<()> {
+        let lanes = g.exec;
+        let n = w.dim.coord_components();
+        let coords = Self::regs32(g, w.coords, n + u32::from(w.dim.is_array()), lanes)?;
+        let data = Self::read_run(g, w.data, lanes)?;
+        let levels = match w.lod {
+            ImageLod::Imm(v) => [u32::from(v); 32],
+            ImageLod::Half(h) => {
+                g.regs.check_read(Reg::Half(h), lanes)?;
+                g.regs.half(h)
+            }
+        };
+        let tex_slots = self.slots(g, w.texture, lanes)?;
+        let writers = lanes & !g.helper & !g.discarded;
+        for l in (0..32).filter(|l| writers >> l & 1 == 1) {
+            let thread = l as u32;
+            let slot = tex_slots[l];
+            let desc = self
+                .textures
+                .get(&slot)
+                .copied()
+                .ok_or(ExecErrorKind::UnboundTexture { thread, slot })?;
+            if desc.dim != tex_dim(w.dim) {
+                return Err(ExecErrorKind::TextureDimMismatch {
+                    thread,
+                    opcode: d.opcode,
+                    instruction: w.dim.name(),
+                    descriptor: desc.dim,
+                });
+            }
+            let texture =
+                Texture::new(desc).map_err(|error| ExecErrorKind::Texture { thread, error })?;
+            let ints: [i32; 3] = std::array::from_fn(|c| {
+                if (c as u32) < n {
+                    coords[c][l] as i32
+                } else {
+                    0
+                }
+            });
+            let layer = if w.dim.is_array() {
+                coords[n as usize][l] as i32
+            } else {
+                0
+            };
+            let level = i32::from(levels[l] as u16);
+            let Some(address) = texture.texel_at(ints, layer, level) else {
+                continue;
+            };
+            let format = desc.format;
+            let words: [u32; 4] = std::array::from_fn(|k| {
+                let v = data[k][l];
+                match (w.data.is_32(), format.is_integer()) {
+                    (true, _) => v,
+                    (false, true) => v & 0xFFFF,
+                    (false, false) => half::f16::from_bits(v as u16).to_f32().to_bits(),
+                }
+            });
+            let (bytes, len) = format.encode(words);
+            let out =
+                self.memory
+                    .slice_mut(address, len as u64)
+                    .ok_or(ExecErrorKind::DeviceFault {
+                        thread,
+                        access: "image store",
+                        address,
+                        len: len as u32,
+                    })?;
+            out.copy_from_slice(&bytes[..len]);
         }
         Ok(())
     }

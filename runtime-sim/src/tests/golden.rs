@@ -181,6 +181,10 @@ const GOLDEN: &[Golden] = &[
     // xor=10; R=value 200 (R=8, Rx=3); uniform half 200 (A=8, Ax=3, At=1); index -1 (O=63,
     // Ox=1023, Ot=1); S=4 (r2). Low 0xfa489119; high 3|1<<2|1<<4|1<<6|1<<15|1023<<16|3<<26|3<<28.
     Golden { hex: "199148fa5780ff3f0400", opcode: Opcode::LocalAtomic, fields: &[("op", 10), ("R", 8), ("Rx", 3), ("A", 8), ("Ax", 3), ("At", 1), ("O", 63), ("Ox", 1023), ("S", 4)], text: "local_atomic xor r100, r2, u100l, -1" },
+    // image_write (Mesa's `agx_pack.c` layout, exact bits 0xf1 | 1<<23 | 9<<43): 16-bit data from
+    // half 4 (Rt=0, R=4), coords C=value 12 (r6, r7), LOD register r3h (D=7, Dt=0), texture 3,
+    // 2D. w0 = 0xf1 | 4<<9 = 0x08f1; w1 = 12 | 1<<7 | 7<<8 = 0x078c; w2 = 3 | 2<<8 | 9<<11 = 0x4a03.
+    Golden { hex: "f1088c07034a", opcode: Opcode::ImageWrite, fields: &[("Rt", 0), ("R", 4), ("C", 12), ("D", 7), ("Dt", 0), ("T", 3), ("n", 2)], text: "image_write {r2l, r2h, r3l, r3h}, {r6, r7}, tex 3, 2d, lod r3h" },
 ];
 
 #[test]

@@ -120,4 +120,14 @@ pub enum TextureError {
         /// Its value.
         value: u8,
     },
+    /// An integer texture sampled with a linear filter, linear mip blending or a depth
+    /// compare: its texels are words, not numbers (Vulkan allows only nearest filtering of
+    /// integer formats and no compare).
+    #[error("a {format} texture sampled with {what} (integer texels cannot be filtered)")]
+    IntegerFiltering {
+        /// The texture's format.
+        format: super::format::TexFormat,
+        /// `a linear filter`, `linear mip filtering` or `a depth compare`.
+        what: &'static str,
+    },
 }

@@ -1,5 +1,13 @@
 //! Texel formats and their conversion to RGBA f32 (Vulkan specification, "Fixed-Point Data
 //! Conversions" and "sRGB transfer functions"; half floats via the `half` crate).
+//!
+//! Integer formats (codes 11..=14) have no f32 meaning: their 32-bit words ride in f32
+//! containers bit for bit (`f32::from_bits`) and are never computed with; the sampler refuses
+//! filtering them ([`super::TextureError::IntegerFiltering`]) and the executor writes the bits,
+//! not a converted value, to the destination registers. The codes are this simulator's own:
+//! the public record (Mesa's `agx_pack.xml`) describes the hardware's format as a channel
+//! layout plus a type field inside a different descriptor layout, which this project's
+//! 32-byte descriptor does not model.
 
 use std::fmt;
 
@@ -32,11 +40,19 @@ pub enum TexFormat {
     Rg32Float = 9,
     /// Four IEEE single-float channels.
     Rgba32Float = 10,
+    /// Four unsigned 32-bit integer channels, read as their words.
+    Rgba32Uint = 11,
+    /// Four signed 32-bit integer channels, read as their words.
+    Rgba32Sint = 12,
+    /// One unsigned 32-bit integer channel, read as the words `(r, 0, 0, 1)`.
+    R32Uint = 13,
+    /// One signed 32-bit integer channel, read as the words `(r, 0, 0, 1)`.
+    R32Sint = 14,
 }
 
 impl TexFormat {
     /// Every format, in code order.
-    pub const ALL: [TexFormat; 11] = [
+    pub const ALL: [TexFormat; 15] = [
         TexFormat::R8Unorm,
         TexFormat::Rg8Unorm,
         TexFormat::Rgba8Unorm,
@@ -48,7 +64,19 @@ impl TexFormat {
         TexFormat::R32Float,
         TexFormat::Rg32Float,
         TexFormat::Rgba32Float,
+        TexFormat::Rgba32Uint,
+        TexFormat::Rgba32Sint,
+        TexFormat::R32Uint,
+        TexFormat::R32Sint,
     ];
+
+    /// True for the integer formats, whose texels are 32-bit words rather than numbers.
+    pub const fn is_integer(self) -> bool {
+        matches!(
+            self,
+            TexFormat::Rgba32Uint | TexFormat::Rgba32Sint | TexFormat::R32Uint | TexFormat::R32Sint
+        )
+    }
 
     /// The format's code in binary descriptors.
     pub const fn code(self) -> u8 {
@@ -67,13 +95,19 @@ impl TexFormat {
 
     const fn channels(self) -> u32 {
         match self {
-            TexFormat::R8Unorm | TexFormat::R16Float | TexFormat::R32Float => 1,
+            TexFormat::R8Unorm
+            | TexFormat::R16Float
+            | TexFormat::R32Float
+            | TexFormat::R32Uint
+            | TexFormat::R32Sint => 1,
             TexFormat::Rg8Unorm | TexFormat::Rg16Float | TexFormat::Rg32Float => 2,
             TexFormat::Rgba8Unorm
             | TexFormat::Rgba8Srgb
             | TexFormat::Rgba8Snorm
             | TexFormat::Rgba16Float
-            | TexFormat::Rgba32Float => 4,
+            | TexFormat::Rgba32Float
+            | TexFormat::Rgba32Uint
+            | TexFormat::Rgba32Sint => 4,
         }
     }
 
@@ -85,7 +119,13 @@ impl TexFormat {
             | TexFormat::Rgba8Srgb
             | TexFormat::Rgba8Snorm => 1,
             TexFormat::R16Float | TexFormat::Rg16Float | TexFormat::Rgba16Float => 2,
-            TexFormat::R32Float | TexFormat::Rg32Float | TexFormat::Rgba32Float => 4,
+            TexFormat::R32Float
+            | TexFormat::Rg32Float
+            | TexFormat::Rgba32Float
+            | TexFormat::Rgba32Uint
+            | TexFormat::Rgba32Sint
+            | TexFormat::R32Uint
+            | TexFormat::R32Sint => 4,
         }
     }
 
@@ -115,7 +155,88 @@ impl TexFormat {
             TexFormat::R32Float => [single(0), 0.0, 0.0, 1.0],
             TexFormat::Rg32Float => [single(0), single(1), 0.0, 1.0],
             TexFormat::Rgba32Float => [single(0), single(1), single(2), single(3)],
+            TexFormat::Rgba32Uint | TexFormat::Rgba32Sint => {
+                [single(0), single(1), single(2), single(3)]
+            }
+            TexFormat::R32Uint | TexFormat::R32Sint => [single(0), 0.0, 0.0, f32::from_bits(1)],
         }
+    }
+}
+
+impl TexFormat {
+    /// Encodes one texel for a store (`image_write`): `words` are the four components as
+    /// 32-bit words, f32 bits for the float and normalised formats, the integers themselves
+    /// for the integer formats. Returns the bytes and how many of them the texel has;
+    /// components the format lacks are dropped. Unorm values are clamped to [0, 1] and
+    /// rounded to the nearest step, ties to even, NaN giving 0 (Vulkan, "Conversion from
+    /// Floating-Point to Normalized Fixed-Point"); snorm likewise on [-1, 1] with 127 steps;
+    /// sRGB applies the inverse transfer function in f64 first; halves round to nearest even.
+    pub fn encode(self, words: [u32; 4]) -> ([u8; MAX_TEXEL_BYTES], usize) {
+        let float = |c: usize| f32::from_bits(words[c]);
+        let unorm = |v: f32| -> u8 {
+            if v.is_nan() {
+                0
+            } else {
+                (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8
+            }
+        };
+        let snorm = |v: f32| -> u8 {
+            if v.is_nan() {
+                0
+            } else {
+                (v.clamp(-1.0, 1.0) * 127.0).round_ties_even() as i8 as u8
+            }
+        };
+        let srgb = |v: f32| -> u8 {
+            if v.is_nan() {
+                return 0;
+            }
+            let l = f64::from(v.clamp(0.0, 1.0));
+            let e = if l <= 0.0031308 {
+                l * 12.92
+            } else {
+                1.055 * l.powf(1.0 / 2.4) - 0.055
+            };
+            (e * 255.0).round_ties_even() as u8
+        };
+        let half = |c: usize| half::f16::from_f32(float(c)).to_le_bytes();
+        let mut out = [0u8; MAX_TEXEL_BYTES];
+        let n = self.texel_bytes() as usize;
+        match self {
+            TexFormat::R8Unorm | TexFormat::Rg8Unorm | TexFormat::Rgba8Unorm => {
+                for (c, byte) in out.iter_mut().enumerate().take(n) {
+                    *byte = unorm(float(c));
+                }
+            }
+            TexFormat::Rgba8Srgb => {
+                for (c, byte) in out.iter_mut().enumerate().take(3) {
+                    *byte = srgb(float(c));
+                }
+                out[3] = unorm(float(3));
+            }
+            TexFormat::Rgba8Snorm => {
+                for (c, byte) in out.iter_mut().enumerate().take(4) {
+                    *byte = snorm(float(c));
+                }
+            }
+            TexFormat::R16Float | TexFormat::Rg16Float | TexFormat::Rgba16Float => {
+                for c in 0..n / 2 {
+                    out[2 * c..2 * c + 2].copy_from_slice(&half(c));
+                }
+            }
+            TexFormat::R32Float
+            | TexFormat::Rg32Float
+            | TexFormat::Rgba32Float
+            | TexFormat::Rgba32Uint
+            | TexFormat::Rgba32Sint
+            | TexFormat::R32Uint
+            | TexFormat::R32Sint => {
+                for c in 0..n / 4 {
+                    out[4 * c..4 * c + 4].copy_from_slice(&words[c].to_le_bytes());
+                }
+            }
+        }
+        (out, n)
     }
 }
 
@@ -156,6 +277,10 @@ impl fmt::Display for TexFormat {
             TexFormat::R32Float => "r32f",
             TexFormat::Rg32Float => "rg32f",
             TexFormat::Rgba32Float => "rgba32f",
+            TexFormat::Rgba32Uint => "rgba32ui",
+            TexFormat::Rgba32Sint => "rgba32i",
+            TexFormat::R32Uint => "r32ui",
+            TexFormat::R32Sint => "r32i",
         };
         f.write_str(name)
     }

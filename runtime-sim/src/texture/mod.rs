@@ -65,6 +65,16 @@
 //! - NaN or infinite coordinates never fail: float-to-integer conversion saturates, so they select
 //!   some texel or the border.
 //!
+//! # Integer formats and stores (behaviour this module defines)
+//! - The integer formats ([`TexFormat::Rgba32Uint`], [`TexFormat::Rgba32Sint`],
+//!   [`TexFormat::R32Uint`], [`TexFormat::R32Sint`], descriptor codes 11 to 14, this
+//!   simulator's own numbering) read as their 32-bit words in f32 containers, one-channel ones
+//!   as the words `(r, 0, 0, 1)`; the executor writes the bits to the registers unconverted.
+//!   Sampling them needs nearest filters, no linear mip filtering and no compare
+//!   ([`TextureError::IntegerFiltering`]), as Vulkan allows nothing else.
+//! - `image_write` stores one texel at the address [`Texture::texel_at`] gives (nothing when it
+//!   is out of range), encoded by [`TexFormat::encode`].
+//!
 //! # Performance
 //! Sampling allocates nothing: texels are read into a 16-byte stack buffer, and [`Texture`] holds
 //! the validated descriptor with its level offsets in a fixed array. The free functions validate the

@@ -5,10 +5,10 @@
 use super::cube;
 use super::descriptor::Texture;
 use super::error::TextureError;
-use super::format::MAX_TEXEL_BYTES;
+use super::format::{TexFormat, MAX_TEXEL_BYTES};
 use super::lod::{self, LevelChoice, LodRequest};
 use super::memory::TexelMemory;
-use super::sampler::{wrap, CompareOp, Filter, SamplerDescriptor, Wrap};
+use super::sampler::{wrap, CompareOp, Filter, MipFilter, SamplerDescriptor, Wrap};
 
 /// One lane's `texture_sample` operands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,6 +78,7 @@ impl Texture {
         request: &SampleRequest,
     ) -> Result<[f32; 4], TextureError> {
         sampler.validate()?;
+        check_integer_sampling(self.descriptor().format, sampler)?;
         let compare = match (sampler.compare, request.compare_ref) {
             (Some(op), Some(reference)) => Some((op, reference)),
             (None, None) => None,
@@ -190,32 +191,34 @@ impl Texture {
         layer: i32,
         level: i32,
     ) -> Result<[f32; 4], TextureError> {
-        const OUTSIDE: [f32; 4] = [0.0; 4];
+        match self.texel_at(coords, layer, level) {
+            Some(address) => self.read_texel(mem, address),
+            None => Ok([0.0; 4]),
+        }
+    }
+
+    /// The address of the texel at integer coordinates (the meaning [`super::fetch`] gives
+    /// them), or `None` when the coordinate, face, layer or level is out of range. Stores
+    /// (`image_write`) write there, in [`TexFormat::encode`]'s bytes.
+    pub fn texel_at(&self, coords: [i32; 3], layer: i32, level: i32) -> Option<u64> {
         let desc = self.descriptor();
-        let Some(level) = u32::try_from(level).ok().filter(|&l| l < desc.levels) else {
-            return Ok(OUTSIDE);
-        };
-        let Some(layer) = u32::try_from(layer).ok().filter(|&l| l < desc.layers) else {
-            return Ok(OUTSIDE);
-        };
+        let level = u32::try_from(level).ok().filter(|&l| l < desc.levels)?;
+        let layer = u32::try_from(layer).ok().filter(|&l| l < desc.layers)?;
         let extent = desc.level_extent(level);
         let mut xyz = [0u32; 3];
         for axis in 0..desc.dim.axes() {
-            match u32::try_from(coords[axis]) {
-                Ok(c) if c < extent[axis] => xyz[axis] = c,
-                _ => return Ok(OUTSIDE),
-            }
+            xyz[axis] = u32::try_from(coords[axis])
+                .ok()
+                .filter(|&c| c < extent[axis])?;
         }
         let slice = if desc.dim.is_cube() {
-            match u32::try_from(coords[2]) {
-                Ok(face) if face < 6 => u64::from(layer) * 6 + u64::from(face),
-                _ => return Ok(OUTSIDE),
-            }
+            let face = u32::try_from(coords[2]).ok().filter(|&f| f < 6)?;
+            u64::from(layer) * 6 + u64::from(face)
         } else {
             u64::from(layer)
         };
         let (base, extent) = self.slice_base(level, slice);
-        self.read_texel(mem, self.texel_address(base, extent, xyz))
+        Some(self.texel_address(base, extent, xyz))
     }
 
     fn read_texel<M: TexelMemory + ?Sized>(
@@ -341,6 +344,26 @@ impl<M: TexelMemory + ?Sized> LevelSampler<'_, M> {
             None => rgba,
         })
     }
+}
+
+/// Integer texels may be read by a sampler only without any arithmetic on them.
+fn check_integer_sampling(
+    format: TexFormat,
+    sampler: &SamplerDescriptor,
+) -> Result<(), TextureError> {
+    if !format.is_integer() {
+        return Ok(());
+    }
+    let what = if sampler.min_filter == Filter::Linear || sampler.mag_filter == Filter::Linear {
+        "a linear filter"
+    } else if sampler.mip_filter == MipFilter::Linear {
+        "linear mip filtering"
+    } else if sampler.compare.is_some() {
+        "a depth compare"
+    } else {
+        return Ok(());
+    };
+    Err(TextureError::IntegerFiltering { format, what })
 }
 
 fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {

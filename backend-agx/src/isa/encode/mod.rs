@@ -173,5 +173,6 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
         TextureLoad(t) => texture::texture(at, true, t),
         DeviceAtomic(a) => atomic::device(at, a),
         ThreadgroupAtomic(a) => atomic::threadgroup(at, a),
+        ImageWrite(w) => texture::image_write(at, w),
     }
 }

@@ -10,7 +10,7 @@ use super::bits::{Bits, Length};
 use super::error::EncodeErrorKind;
 use super::operand::{half16, run, run32, At, Result};
 use super::Encoded;
-use crate::isa::{Lod, PReg, TexDim, TexIndex, TexOp};
+use crate::isa::{ImageWriteOp, Lod, PReg, TexDim, TexIndex, TexOp};
 
 /// Writes a 6-bit field and its 2-bit extension.
 fn put8(b: &mut Bits, low: std::ops::Range<u32>, ext: std::ops::Range<u32>, value: u32) {
@@ -111,5 +111,35 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
         bit: 15,
         short: 8,
         long: 12,
+    }))
+}
+
+/// Encodes `image_write` (Mesa's `agx_opcodes.py`: exact bits `0xF1 | (1 << 23) | (9 << 43)`;
+/// `agx_pack.c`, `AGX_OPCODE_IMAGE_WRITE`): data `R` at 14:9 (`Rt` bit 8: 32-bit), coordinates
+/// `C` at 21:16 (`Ct` bit 22), level `D` at 29:24 (`Dt` bit 31: immediate), texture `T` at
+/// 37:32 (`Tt` 39:38), dimensionality at 42:40, and the registers' top two bits at 57:56
+/// (R), 59:58 (C), 61:60 (D), 63:62 (T). 6 bytes, or 8 with `L` (bit 15) when any bit from 48
+/// up is set.
+pub(super) fn image_write(at: At, w: &ImageWriteOp<PReg>) -> Result<Encoded> {
+    let mut b = Bits::new(0xF1 | (1 << 23) | (9 << 43));
+    let (data, is32) = run(at, "data", w.data, 4)?;
+    if !is32 {
+        return Err(at.not_encodable("data", "image_write takes 32-bit data here"));
+    }
+    b.set_bit(8, true);
+    put8(&mut b, 9..15, 56..58, data);
+    let coords = run32(at, "coords", w.coords, w.dim.coord_count())?;
+    put8(&mut b, 16..22, 58..60, coords);
+    b.set_bit(22, w.coords_discard);
+    put8(&mut b, 24..30, 60..62, u32::from(w.level));
+    b.set_bit(31, true);
+    let (tex, tex_reg) = index(at, "texture", &w.texture)?;
+    put8(&mut b, 32..38, 62..64, tex);
+    b.set_field(38..40, tex_reg);
+    b.set_field(40..43, w.dim.code());
+    Ok(b.finish(Length::LongBit {
+        bit: 15,
+        short: 6,
+        long: 8,
     }))
 }

@@ -50,13 +50,14 @@ fn texture_descriptor_bad_bytes() {
         })
     );
     let mut bad_format = good;
-    bad_format[1] = 11;
+    // Codes 0..=14 are formats (10 rgba32f, 11..=14 the integer formats).
+    bad_format[1] = 15;
     assert_eq!(
         TextureDescriptor::from_bytes(&bad_format),
         Err(TextureError::UnknownCode {
             descriptor: "texture",
             field: "format",
-            code: 11
+            code: 15
         })
     );
     let mut reserved = good;

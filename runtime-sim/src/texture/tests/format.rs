@@ -85,5 +85,76 @@ fn float32_formats_pass_bits_through() {
 #[test]
 fn texel_sizes() {
     let sizes: Vec<u32> = TexFormat::ALL.iter().map(|f| f.texel_bytes()).collect();
-    assert_eq!(sizes, [1, 2, 4, 4, 4, 2, 4, 8, 4, 8, 16]);
+    assert_eq!(sizes, [1, 2, 4, 4, 4, 2, 4, 8, 4, 8, 16, 16, 16, 4, 4]);
+}
+
+/// The words of an integer fetch (the f32 containers' bits).
+fn words(format: TexFormat, bytes: &[u8], x: i32) -> [u32; 4] {
+    decode(format, bytes, x).map(f32::to_bits)
+}
+
+#[test]
+fn integer_texels_are_their_words_bit_for_bit() {
+    // 0x7F80_0001 is a signalling-NaN pattern and 1 a denormal one: as floats either could be
+    // changed by a conversion, as words they must come back unchanged.
+    let texel = [0x7F80_0001u32, 1, 0xFFFF_FFFF, 0x8000_0000];
+    let bytes: Vec<u8> = texel.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(words(TexFormat::Rgba32Uint, &bytes, 0), texel);
+    assert_eq!(words(TexFormat::Rgba32Sint, &bytes, 0), texel);
+    // One-channel integer formats fill in the words (r, 0, 0, 1), texel 2 of four.
+    assert_eq!(words(TexFormat::R32Uint, &bytes, 2), [0xFFFF_FFFF, 0, 0, 1]);
+    assert_eq!(words(TexFormat::R32Sint, &bytes, 0), [0x7F80_0001, 0, 0, 1]);
+}
+
+#[test]
+fn integer_textures_sample_nearest_only() {
+    let bytes: Vec<u8> = [7u32, 9].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mem = SliceMemory::new(BASE, &bytes);
+    let tex = TextureDescriptor::new_1d(TexFormat::R32Uint, 2, 1, BASE);
+    // s = 0.75 lies in texel 1 (u = 1.5).
+    let request = SampleRequest::new([0.75, 0.0, 0.0], LodRequest::explicit(0.0));
+    let rgba = sample(&mem, &tex, &SamplerDescriptor::default(), &request).expect("sample");
+    assert_eq!(rgba.map(f32::to_bits), [9, 0, 0, 1]);
+    let linear = SamplerDescriptor {
+        mag_filter: Filter::Linear,
+        ..Default::default()
+    };
+    assert_eq!(
+        sample(&mem, &tex, &linear, &request),
+        Err(TextureError::IntegerFiltering {
+            format: TexFormat::R32Uint,
+            what: "a linear filter"
+        })
+    );
+    let mip = SamplerDescriptor {
+        mip_filter: MipFilter::Linear,
+        ..Default::default()
+    };
+    assert!(matches!(
+        sample(&mem, &tex, &mip, &request),
+        Err(TextureError::IntegerFiltering { .. })
+    ));
+}
+
+#[test]
+fn store_encoding_rounds_clamps_and_keeps_words() {
+    let w = |v: [f32; 4]| v.map(f32::to_bits);
+    // unorm8: 0.5 * 255 = 127.5 ties to 128, NaN to 0, -1 and 2 clamp.
+    let (b, n) = TexFormat::Rgba8Unorm.encode(w([0.5, f32::NAN, -1.0, 2.0]));
+    assert_eq!((&b[..n], n), (&[128u8, 0, 0, 255][..], 4));
+    // snorm8: -0.5 * 127 = -63.5 ties to -64 (0xc0), 3 clamps to 127, -3 to -127 (0x81).
+    let (b, n) = TexFormat::Rgba8Snorm.encode(w([-0.5, 3.0, -3.0, 0.0]));
+    assert_eq!(&b[..n], &[0xc0u8, 127, 0x81, 0]);
+    // rgba16f: 1.0 is 0x3c00; 65520 rounds to infinity (0x7c00); 2^-25 ties to 0.
+    let (b, n) = TexFormat::Rgba16Float.encode(w([1.0, 65520.0, 2f32.powi(-25), -2.0]));
+    assert_eq!(&b[..n], &[0x00u8, 0x3c, 0x00, 0x7c, 0x00, 0x00, 0x00, 0xc0]);
+    // One-channel integer formats keep the first word only; words pass unchanged.
+    let (b, n) = TexFormat::R32Sint.encode([0xFFFF_FFFE, 5, 6, 7]);
+    assert_eq!(&b[..n], &[0xfeu8, 0xff, 0xff, 0xff]);
+    let (b, n) = TexFormat::Rgba32Uint.encode([0x7F80_0001, 1, 2, 3]);
+    assert_eq!(&b[..n], &u32s(&[0x7F80_0001, 1, 2, 3])[..]);
+}
+
+fn u32s(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }

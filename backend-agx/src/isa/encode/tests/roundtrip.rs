@@ -8,9 +8,9 @@ use quickcheck::{Arbitrary, Gen, QuickCheck};
 use super::{all, hex};
 use crate::isa::{
     encode, AtomicOpc, BitUnaryOp, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst,
-    FCond, FSrc, FUnaryOp, Hint, ICond, Instr, IntSrc, JumpTarget, Lod, MemBase, MemFormat,
-    MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim, TexExtra,
-    TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
+    FCond, FSrc, FUnaryOp, Hint, ICond, ImageWriteOp, Instr, IntSrc, JumpTarget, Lod, MemBase,
+    MemFormat, MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim,
+    TexExtra, TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
 };
 
 /// Encodes, decodes with the simulator, and compares length and text.
@@ -563,6 +563,28 @@ fn texture(g: &mut Gen) -> Instr<PReg> {
     }
 }
 
+/// A random `image_write`: any non-cube dimensionality, 32-bit data, any immediate level.
+fn image_write(g: &mut Gen) -> Instr<PReg> {
+    let dim = pick(
+        g,
+        &[
+            TexDim::D1,
+            TexDim::D1Array,
+            TexDim::D2,
+            TexDim::D2Array,
+            TexDim::D3,
+        ],
+    );
+    Instr::ImageWrite(ImageWriteOp {
+        data: run(g, 32, 4),
+        coords: run(g, 32, dim.coord_count()),
+        coords_discard: coin(g),
+        texture: tex_index(g),
+        dim,
+        level: below(g, 256) as u8,
+    })
+}
+
 /// A random instruction that must encode.
 #[derive(Debug, Clone)]
 struct Valid(Instr<PReg>);
@@ -573,6 +595,7 @@ impl Arbitrary for Valid {
             0..=3 => alu(g),
             4 => control(g),
             5 | 6 => memory(g),
+            _ if below(g, 5) == 0 => image_write(g),
             _ => texture(g),
         })
     }

@@ -4,7 +4,7 @@
 //! their even first half; a uniform LOD is `2N` for `uN`.
 
 use super::{check, l, r, t, Triple};
-use crate::isa::{Instr, Lod, PReg, TexDim, TexExtra, TexIndex, TexOp};
+use crate::isa::{ImageWriteOp, Instr, Lod, PReg, TexDim, TexExtra, TexIndex, TexOp};
 
 fn op(dst: PReg, coords: PReg, dim: TexDim, lod: Lod<PReg>, mask: u8) -> TexOp<PReg> {
     TexOp {
@@ -152,6 +152,38 @@ pub(super) fn triples() -> Vec<Triple> {
             "3181880000030f0000009000",
             "texture_sample {r0, r1, r2, r3}, {r4, r5, r6}, tex 0, samp 0, 2d_array, auto, \
              compare r8, gather r, 0b1111, slot 0",
+        ),
+        // image_write (Mesa `agx_opcodes.py`: exact 0xF1 | 1<<23 | 9<<43; `agx_pack.c`):
+        // data r0..r3 (R 0, Rt 1), coords r4 = half 8 (C 8), 2d (n 2), texture 0, level 0 as
+        // an immediate (Dt bit 31). w0 = 0xf1 | 1<<8 = 0x01f1; w1 = 8 | 1<<7 | 1<<15 = 0x8088;
+        // w2 = 2<<8 | 9<<11 = 0x4a00; nothing from bit 48 up, so the 6-byte form.
+        t(
+            ImageWrite(ImageWriteOp {
+                data: PReg::vec32(0, 4),
+                coords: PReg::vec32(4, 2),
+                coords_discard: false,
+                texture: TexIndex::Imm(0),
+                dim: TexDim::D2,
+                level: 0,
+            }),
+            "f1018880004a",
+            "image_write {r0, r1, r2, r3}, {r4, r5}, tex 0, 2d, lod 0",
+        ),
+        // Long: data r40 = half 80 (R 16, Rx 1 at 57:56), coords r70 = half 140 (C 12, Cx 2
+        // at 59:58) with Ct, texture r1l = half 2 (T 2, Tt 1), 2d_array (n 3).
+        // w0 = 0xf1 | 1<<8 | 16<<9 | L 1<<15 = 0xa1f1; w1 = 12 | 1<<6 | 1<<7 | 1<<15 = 0x80cc;
+        // w2 = 2 | 1<<6 | 3<<8 | 9<<11 = 0x4b42; w3 = 1<<8 | 2<<10 = 0x0900.
+        t(
+            ImageWrite(ImageWriteOp {
+                data: PReg::vec32(40, 4),
+                coords: PReg::vec32(70, 3),
+                coords_discard: true,
+                texture: TexIndex::Reg(l(1)),
+                dim: TexDim::D2Array,
+                level: 0,
+            }),
+            "f1a1cc80424b0009",
+            "image_write {r40, r41, r42, r43}, {r70, r71, r72}.discard, tex r1l, 2d_array, lod 0",
         ),
     ]
 }
