@@ -25,7 +25,6 @@ use std::time::Instant;
 use agxc::backend_agx::sim;
 use agxc::backend_agx::target::G13Target;
 use agxc::backend_agx::{Binary, CompileOptions};
-use agxc::egraph::interp::{BufferKind, Resources};
 use agxc::egraph::ir::{Binding, Function};
 use agxc::egraph::opt::{optimize, OptOptions};
 use agxc::{compile, OptLevel, Options};
@@ -158,21 +157,6 @@ fn time_compile(
     })
 }
 
-fn resources(launch: &Launch) -> Resources {
-    let mut res = Resources::new();
-    for b in &launch.buffers {
-        match b.kind {
-            BufferKind::Storage => res.bind_storage(b.binding, b.data.clone()),
-            BufferKind::Uniform => res.bind_uniform(b.binding, b.data.clone()),
-        };
-    }
-    res.set_push_constants(launch.push.clone());
-    for t in &launch.textures {
-        res.bind_combined(t.binding, t.texture.clone(), t.sampler);
-    }
-    res
-}
-
 /// A render target as the corpus records it; a location never written keeps the clear colour.
 fn target_bytes(targets: &Targets, pixels: usize, location: u32, clear: [f32; 4]) -> Vec<u8> {
     match targets.get(&location) {
@@ -207,7 +191,7 @@ fn simulate(
     level: OptLevel,
 ) -> Result<SimResult, RunFailure> {
     let binary = binary_at(func, level)?;
-    let mut res = resources(launch);
+    let mut res = launch.resources();
     let sim_err = |e: sim::SimError| RunFailure::Sim(e.to_string());
     let (stats, fragment) = match &launch.stage {
         LaunchStage::Compute { groups } => (

@@ -2,9 +2,7 @@
 //! outputs in the corpus's format. The reference interpreter is one; compiling for the G13 and
 //! running the simulator will be another, fed the same launches and compared the same way.
 
-use agxc_egraph::interp::{
-    run_compute_with, run_fragment_with, BufferKind, FloatMode, FragmentOutput, Limits, Resources,
-};
+use agxc_egraph::interp::{run_compute_with, run_fragment_with, FloatMode, FragmentOutput, Limits};
 use agxc_egraph::ir::{Binding, Function};
 
 use super::error::RunError;
@@ -47,21 +45,6 @@ impl Interpreter {
     }
 }
 
-fn resources(launch: &Launch) -> Resources {
-    let mut res = Resources::new();
-    for b in &launch.buffers {
-        match b.kind {
-            BufferKind::Storage => res.bind_storage(b.binding, b.data.clone()),
-            BufferKind::Uniform => res.bind_uniform(b.binding, b.data.clone()),
-        };
-    }
-    res.set_push_constants(launch.push.clone());
-    for t in &launch.textures {
-        res.bind_combined(t.binding, t.texture.clone(), t.sampler);
-    }
-    res
-}
-
 /// A render target as the corpus stores it: RGBA32F rows top to bottom. A location the shader
 /// never writes keeps the clear colour, as an attachment the pipeline leaves alone does.
 fn target_bytes(out: &FragmentOutput, location: u32, clear: [f32; 4]) -> Vec<u8> {
@@ -93,7 +76,7 @@ impl Executor for Interpreter {
             case: launch.case.clone(),
             source,
         };
-        let mut res = resources(launch);
+        let mut res = launch.resources();
         let fragment = match &launch.stage {
             LaunchStage::Compute { groups } => {
                 run_compute_with(func, &mut res, *groups, &self.limits, self.float)
@@ -133,7 +116,7 @@ mod tests {
     use super::*;
     use crate::corpus::{OutputSpec, ScalarType, Tolerance};
     use crate::run::launch::BoundBuffer;
-    use agxc_egraph::interp::FragmentGrid;
+    use agxc_egraph::interp::{BufferKind, FragmentGrid};
     use agxc_egraph::ir::{
         AddressSpace, Builder, Builtin, EffectOp, MemAccess, OutputSlot, PureOp, Stage, Type,
     };

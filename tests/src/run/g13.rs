@@ -30,7 +30,6 @@ use std::time::Instant;
 use agxc_backend_agx::sim::{run_compute, run_fragment, SimError};
 use agxc_backend_agx::target::G13Target;
 use agxc_backend_agx::{compile, BackendError, Binary, CompileOptions};
-use agxc_egraph::interp::{BufferKind, Resources};
 use agxc_egraph::ir::{Binding, Function};
 use agxc_egraph::opt::{optimize, OptError, OptOptions};
 
@@ -126,7 +125,7 @@ impl G13 {
 
     /// Runs a binary compiled for `launch`'s stage in the simulator.
     fn run_binary(&self, binary: &Binary, launch: &Launch) -> Result<Outputs, G13Error> {
-        let mut res = resources(launch);
+        let mut res = launch.resources();
         let targets = match &launch.stage {
             LaunchStage::Compute { groups } => {
                 run_compute(binary, &mut res, *groups)?;
@@ -184,23 +183,6 @@ impl G13 {
             source: Box::new(e),
         }
     }
-}
-
-/// The launch's resources in the interpreter's types, which the simulator runner binds through
-/// the backend's ABI.
-fn resources(launch: &Launch) -> Resources {
-    let mut res = Resources::new();
-    for b in &launch.buffers {
-        match b.kind {
-            BufferKind::Storage => res.bind_storage(b.binding, b.data.clone()),
-            BufferKind::Uniform => res.bind_uniform(b.binding, b.data.clone()),
-        };
-    }
-    res.set_push_constants(launch.push.clone());
-    for t in &launch.textures {
-        res.bind_combined(t.binding, t.texture.clone(), t.sampler);
-    }
-    res
 }
 
 /// A render target as the corpus stores it (RGBA32F rows top to bottom); a location the shader
@@ -457,7 +439,7 @@ mod tests {
     use super::*;
     use crate::corpus::{OutputSpec, ScalarType, Tolerance};
     use crate::run::launch::BoundBuffer;
-    use agxc_egraph::interp::{FragmentGrid, Varying};
+    use agxc_egraph::interp::{BufferKind, FragmentGrid, Varying};
     use agxc_egraph::ir::{
         AddressSpace, Builder, Builtin, EffectOp, MemAccess, OutputSlot, PureOp, Stage, Type,
     };

@@ -19,7 +19,7 @@
 //!
 //! [`Executor`]: super::Executor
 
-use agxc_egraph::interp::{BufferKind, FragmentGrid, Sampler, Texture, Varying};
+use agxc_egraph::interp::{BufferKind, FragmentGrid, Resources, Sampler, Texture, Varying};
 use agxc_egraph::ir::Binding;
 
 use super::error::RunError;
@@ -161,6 +161,23 @@ impl Launch {
             data,
         });
         Ok(())
+    }
+
+    /// The launch's resources in the interpreter's types: what the interpreter runs on, and
+    /// what the simulator runners bind through the backend's ABI.
+    pub fn resources(&self) -> Resources {
+        let mut res = Resources::new();
+        for b in &self.buffers {
+            match b.kind {
+                BufferKind::Storage => res.bind_storage(b.binding, b.data.clone()),
+                BufferKind::Uniform => res.bind_uniform(b.binding, b.data.clone()),
+            };
+        }
+        res.set_push_constants(self.push.clone());
+        for t in &self.textures {
+            res.bind_combined(t.binding, t.texture.clone(), t.sampler);
+        }
+        res
     }
 }
 

@@ -6,11 +6,9 @@
 
 use super::bits::{Bits, Length};
 use super::error::EncodeErrorKind;
-use super::operand::{half16, reg32, run, At, Result};
+use super::operand::{reg32, run, At, Result};
 use super::Encoded;
-use crate::isa::{
-    AtomicOpc, DeviceAtomic, MemBase, MemOffset, PReg, RegClass, TgAtomic, TgBase, TgOffset,
-};
+use crate::isa::{AtomicOpc, DeviceAtomic, MemBase, MemOffset, PReg, RegClass, TgAtomic};
 
 /// The value operand: one 32-bit register, or two for `cmpxchg`; its first half.
 fn value(at: At, op: AtomicOpc, reg: PReg) -> Result<u32> {
@@ -89,32 +87,8 @@ pub(super) fn threadgroup(at: At, a: &TgAtomic<PReg>) -> Result<Encoded> {
         b.set_field(60..62, half >> 6);
         b.set_bit(38, true);
     }
-    let (base, ty) = match a.base {
-        TgBase::Reg(reg) => (half16(at, "base", reg)?, 0),
-        TgBase::Uniform(h) if h < 256 => (u32::from(h), 1),
-        TgBase::Uniform(h) if h < 512 => (u32::from(h) - 256, 3),
-        TgBase::Uniform(h) => {
-            let kind = EncodeErrorKind::UniformOutOfRange {
-                value: u32::from(h),
-                max: 511,
-            };
-            return Err(at.err("base", kind));
-        }
-        TgBase::Imm(v) => (u32::from(v), 2),
-    };
-    b.set_field(16..22, base & 0x3f);
-    b.set_field(58..60, base >> 6);
-    b.set_field(22..24, ty);
+    super::memory::threadgroup_address(&mut b, at, a.base, a.offset)?;
     b.set_field(24..28, a.op.code());
-    let offset = match a.offset {
-        TgOffset::Imm(v) => {
-            b.set_bit(34, true);
-            u32::from(v as u16)
-        }
-        TgOffset::Reg(reg) => half16(at, "offset", reg)?,
-    };
-    b.set_field(28..34, offset & 0x3f);
-    b.set_field(48..58, offset >> 6);
     b.set_field(64..80, value(at, a.op, a.value)?);
     Ok(b.finish(Length::Fixed(10)))
 }

@@ -191,7 +191,26 @@ pub(super) fn threadgroup(at: At, store: bool, a: &TgAccess<PReg>) -> Result<Enc
     b.set_bit(8, is32);
     b.set_field(9..15, half & 0x3f);
     b.set_field(60..62, half >> 6);
-    let (base, ty) = match a.base {
+    threadgroup_address(&mut b, at, a.base, a.offset)?;
+    b.set_field(24..28, a.format.code());
+    b.set_field(36..40, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 15,
+        short: 6,
+        long: 8,
+    }))
+}
+
+/// A threadgroup address, shared by `threadgroup_load`/`_store` and `local_atomic`: base
+/// `Ax:A` (59:58, 21:16) of type `At` (23:22: 0 register, 1 uniform, 3 uniform + 256,
+/// 2 immediate) and index `Ox:O` (57:48, 33:28) with `Ot` (34) set for an immediate.
+pub(super) fn threadgroup_address(
+    b: &mut Bits,
+    at: At,
+    base: TgBase<PReg>,
+    offset: TgOffset<PReg>,
+) -> Result<()> {
+    let (base, ty) = match base {
         TgBase::Reg(reg) => (half16(at, "base", reg)?, 0),
         TgBase::Uniform(h) if h < 256 => (u32::from(h), 1),
         TgBase::Uniform(h) if h < 512 => (u32::from(h) - 256, 3),
@@ -207,8 +226,7 @@ pub(super) fn threadgroup(at: At, store: bool, a: &TgAccess<PReg>) -> Result<Enc
     b.set_field(16..22, base & 0x3f);
     b.set_field(58..60, base >> 6);
     b.set_field(22..24, ty);
-    b.set_field(24..28, a.format.code());
-    let offset = match a.offset {
+    let offset = match offset {
         TgOffset::Imm(v) => {
             b.set_bit(34, true);
             u32::from(v as u16)
@@ -217,10 +235,5 @@ pub(super) fn threadgroup(at: At, store: bool, a: &TgAccess<PReg>) -> Result<Enc
     };
     b.set_field(28..34, offset & 0x3f);
     b.set_field(48..58, offset >> 6);
-    b.set_field(36..40, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 15,
-        short: 6,
-        long: 8,
-    }))
+    Ok(())
 }
