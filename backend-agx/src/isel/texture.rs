@@ -244,21 +244,7 @@ impl Isel<'_> {
         }
         let level = self.reg(args[count]);
         let texture = self.texture_index(f.texture)?;
-        let dst = self.result_run(results);
-        self.m.op(Instr::TextureLoad(TexOp {
-            dst,
-            coords,
-            coords_discard: false,
-            texture,
-            sampler: TexIndex::Imm(0),
-            dim,
-            lod: Lod::LodReg(level),
-            extra: None,
-            mask: ((1u32 << results.len()) - 1) as u8,
-            slot: 0,
-            gather: None,
-        }));
-        self.define_results(dst, results);
+        self.texel_load(coords, texture, dim, level, results);
         Ok(())
     }
 
@@ -316,28 +302,10 @@ impl Isel<'_> {
         if args.len() != count {
             return Err(self.internal("image_load coordinates do not fit the target"));
         }
-        let coords = run32(self, count);
-        for (i, &arg) in args.iter().enumerate() {
-            let v = self.src(arg);
-            self.mov_src(coords.word(i as u16), v);
-        }
+        let coords = self.word_run(args);
         let level = self.imm_reg(RegClass::R32, 0);
         let texture = self.texture_index(op.image)?;
-        let dst = self.result_run(results);
-        self.m.op(Instr::TextureLoad(TexOp {
-            dst,
-            coords,
-            coords_discard: false,
-            texture,
-            sampler: TexIndex::Imm(0),
-            dim,
-            lod: Lod::LodReg(level),
-            extra: None,
-            mask: ((1u32 << results.len()) - 1) as u8,
-            slot: 0,
-            gather: None,
-        }));
-        self.define_results(dst, results);
+        self.texel_load(coords, texture, dim, level, results);
         Ok(())
     }
 
@@ -351,16 +319,8 @@ impl Isel<'_> {
         if args.len() != count + 4 {
             return Err(self.internal("image_store operands do not fit the target"));
         }
-        let coords = run32(self, count);
-        for (i, &arg) in args[..count].iter().enumerate() {
-            let v = self.src(arg);
-            self.mov_src(coords.word(i as u16), v);
-        }
-        let data = run32(self, 4);
-        for (i, &arg) in args[count..].iter().enumerate() {
-            let v = self.src(arg);
-            self.mov_src(data.word(i as u16), v);
-        }
+        let coords = self.word_run(&args[..count]);
+        let data = self.word_run(&args[count..]);
         let texture = self.texture_index(op.image)?;
         self.m.op(Instr::ImageWrite(ImageWriteOp {
             data,
@@ -386,6 +346,43 @@ impl Isel<'_> {
             self.uniform_value(r, UReg::U32(u));
         }
         Ok(())
+    }
+
+    /// An unfiltered `texture_load` of `results.len()` components at `coords` and `level`:
+    /// texel fetches and image loads.
+    fn texel_load(
+        &mut self,
+        coords: VReg,
+        texture: TexIndex<VReg>,
+        dim: TexDim,
+        level: VReg,
+        results: &[Value],
+    ) {
+        let dst = self.result_run(results);
+        self.m.op(Instr::TextureLoad(TexOp {
+            dst,
+            coords,
+            coords_discard: false,
+            texture,
+            sampler: TexIndex::Imm(0),
+            dim,
+            lod: Lod::LodReg(level),
+            extra: None,
+            mask: ((1u32 << results.len()) - 1) as u8,
+            slot: 0,
+            gather: None,
+        }));
+        self.define_results(dst, results);
+    }
+
+    /// The values copied into a new run of 32-bit registers, in order.
+    fn word_run(&mut self, values: &[Value]) -> VReg {
+        let run = run32(self, values.len());
+        for (i, &v) in values.iter().enumerate() {
+            let src = self.src(v);
+            self.mov_src(run.word(i as u16), src);
+        }
+        run
     }
 
     fn texture_index(&self, b: agxc_egraph::ir::Binding) -> Result<TexIndex<VReg>, BackendError> {
