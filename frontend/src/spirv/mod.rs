@@ -104,6 +104,7 @@ mod memory;
 mod merge;
 mod module;
 mod storage_image;
+mod stream;
 mod switch;
 mod types;
 mod value;
@@ -112,6 +113,7 @@ mod value;
 mod tests;
 
 pub use error::{Location, SpirvError};
+pub use stream::MAX_ID_BOUND;
 
 use agxc_egraph::ir::Function;
 use spirv::Capability;
