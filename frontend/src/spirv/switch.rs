@@ -11,6 +11,11 @@
 //! Cases are lifted in the order of the `OpSwitch` targets, which SPIR-V requires to put a case
 //! right before the one it falls through to (section 2.11); the default is placed next to the
 //! case it falls into or from.
+//!
+//! `OpPhi`s of a case reached both from the header and by fall-through take their value where
+//! the previous case's `if` closes: the fall-through branch binds them for its edge, the `else`
+//! arm (lanes that skipped the previous case) for the header's edge, and the `if`'s results
+//! carry whichever applies into the case.
 
 use super::cfg::{Flow, Frame, FrameKind, Target};
 use super::context::Lowerer;
@@ -173,12 +178,10 @@ impl<'m> Lowerer<'m> {
             .insts
             .first()
             .is_some_and(|i| i.opcode == Op::Phi);
-        if has_phis {
-            if position > 0 {
-                return Err(
-                    at.unsupported("OpPhi in a switch case that may be reached by fall-through")
-                );
-            }
+        // A case after the first has had its phis bound where the case before it closed:
+        // by the fall-through edge on lanes that fell through, by the header's edge on the
+        // others (the `else` arm below).
+        if has_phis && position == 0 {
             self.bind_phis(at, header, target)?;
         }
         let flow = match self.goto(at, Target::Block(target))? {
@@ -193,6 +196,10 @@ impl<'m> Lowerer<'m> {
         self.env = pre;
         let f = self.bconst(false);
         self.env.set(fell, Agg::Scalar(f));
+        // Lanes that skip this case enter the next one, if at all, from the header.
+        if let Some(next) = next {
+            self.bind_header_phis(at, header, next)?;
+        }
         let inst = self.builder().yield_(&[]);
         let env = self.env.clone();
         let top = self.frames.len() - 1;
@@ -206,6 +213,26 @@ impl<'m> Lowerer<'m> {
             .expect("the case frame pushed above is on top");
         self.block = parent;
         self.close_if(frame)
+    }
+
+    /// Binds the phis of case `target` that have a value for the edge from the switch
+    /// header (a case reached only by fall-through has none to bind).
+    fn bind_header_phis(&mut self, at: &Inst, header: Id, target: Id) -> Result<(), SpirvError> {
+        let block = self.spv_block(target, at)?;
+        let mut bound = Vec::new();
+        for phi in block.insts.iter().take_while(|i| i.opcode == Op::Phi) {
+            let incoming = phi.operands.chunks(2).find_map(|pair| match pair {
+                [Operand::IdRef(v), Operand::IdRef(p)] if *p == header => Some(*v),
+                _ => None,
+            });
+            if let Some(v) = incoming {
+                bound.push((phi.result()?, self.value(v, phi)?));
+            }
+        }
+        for (id, v) in bound {
+            self.env.set(Key::Id(id), v);
+        }
+        Ok(())
     }
 
     /// Case targets in lifting order (see the module docs).
