@@ -72,6 +72,9 @@ pub struct Compiled {
 
 /// Lifts a shader into verified graph IR without optimizing or compiling it.
 pub fn lift(source: &[u8], opts: &Options) -> Result<(SourceKind, Function), Error> {
+    if source.is_empty() {
+        return Err(Error::Empty);
+    }
     let kind = SourceKind::detect(source).ok_or(Error::UnknownSource)?;
     let func = match kind {
         SourceKind::SpirV => spirv::lift(
@@ -103,8 +106,27 @@ pub fn lift(source: &[u8], opts: &Options) -> Result<(SourceKind, Function), Err
     Ok((kind, func))
 }
 
-/// Compiles a shader (SPIR-V bytes, TGSI text or graph-IR text) for the G13.
-pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
+/// A shader lifted and, at `-O2`, optimized: everything [`compile`] produces before the
+/// backend runs.
+#[derive(Debug)]
+pub struct Optimized {
+    /// What the input was.
+    pub source_kind: SourceKind,
+    /// The lifted IR, before optimization.
+    pub ir: Function,
+    /// The IR after optimization (`None` at `-O0`).
+    pub ir_opt: Option<Function>,
+    /// The optimizer's report (`-O2`).
+    pub opt_report: Option<Report>,
+    /// The e-graph as DOT, when asked for.
+    pub egraph_dot: Option<String>,
+    /// The e-graph as SVG, when asked for (or why it could not be made).
+    pub egraph_svg: Option<Result<String, String>>,
+}
+
+/// Lifts a shader and optimizes it at `-O2`, stopping before the backend (so IR dumps work for
+/// shaders the G13 backend refuses, such as geometry shaders).
+pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
     let start = Instant::now();
     let (source_kind, ir) = lift(source, opts)?;
     info!(kind = %source_kind, insts = ir.inst_count(), elapsed = ?start.elapsed(), "lifted");
@@ -136,7 +158,27 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
             )
         }
     };
+    Ok(Optimized {
+        source_kind,
+        ir,
+        ir_opt,
+        opt_report,
+        egraph_dot,
+        egraph_svg,
+    })
+}
 
+/// Compiles a shader (SPIR-V bytes, TGSI text or graph-IR text) for the G13.
+pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
+    let start = Instant::now();
+    let Optimized {
+        source_kind,
+        ir,
+        ir_opt,
+        opt_report,
+        egraph_dot,
+        egraph_svg,
+    } = optimize(source, opts)?;
     let to_compile = ir_opt.as_ref().unwrap_or(&ir);
     let mut backend = opts.backend.clone();
     backend.dump_passes |= opts.dumps.backend_passes;

@@ -25,7 +25,13 @@ fn out_of_range_constant_indices_read_zero_and_drop_stores_when_run() {
     let func = lift_corpus("asm_oob_const_index");
     // 2^20 and 2^21 (above 1e6) and small integers keep every sum exact.
     let xs: Vec<f32> = (0..128)
-        .map(|i| if i % 2 == 0 { 2f32.powi(20 + i % 4 / 2) } else { i as f32 })
+        .map(|i| {
+            if i % 2 == 0 {
+                2f32.powi(20 + i % 4 / 2)
+            } else {
+                i as f32
+            }
+        })
         .collect();
     let mut res = Resources::new();
     res.bind_storage(Binding::new(0, 0), f32_bytes(&xs));
@@ -33,7 +39,11 @@ fn out_of_range_constant_indices_read_zero_and_drop_stores_when_run() {
     run_compute(&func, &mut res, [2, 1, 1], &Limits::default()).expect("runs");
     let out = bytes_f32(res.buffer_data(Binding::new(0, 1)).expect("bound"));
     for (i, (&x, &got)) in xs.iter().zip(&out).enumerate() {
-        let want = if x > 1e6 { 4.0 * x + 2.0 } else { 5.0 * x + 2.0 };
+        let want = if x > 1e6 {
+            4.0 * x + 2.0
+        } else {
+            5.0 * x + 2.0
+        };
         assert_eq!(got, want, "invocation {i}, x = {x}");
     }
 }

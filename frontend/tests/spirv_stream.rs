@@ -57,7 +57,10 @@ fn spec_constant_op_rspirv_cannot_parse_is_an_error() {
         let msg = e.to_string();
         assert!(matches!(e, SpirvError::Decode { .. }), "{msg}");
         let loc = e.location().expect("names the instruction");
-        assert_eq!((loc.opcode.as_str(), loc.offset), ("OpSpecConstantOp", at as u32));
+        assert_eq!(
+            (loc.opcode.as_str(), loc.offset),
+            ("OpSpecConstantOp", at as u32)
+        );
         assert!(msg.contains(name) && !msg.contains('\n'), "{msg}");
     }
     // An operation rspirv parses but SPIR-V does not allow there is refused by the lifter.
@@ -104,7 +107,8 @@ fn id_bound_zero_too_large_or_too_small_is_an_error() {
     w[3] = bound - 1;
     let msg = header_error(&w);
     assert!(
-        msg.contains(&format!("id bound {}", bound - 1)) && msg.contains(&format!("%{}", bound - 1)),
+        msg.contains(&format!("id bound {}", bound - 1))
+            && msg.contains(&format!("%{}", bound - 1)),
         "{msg}"
     );
     let mut w = good;

@@ -294,7 +294,9 @@ pub fn saturate_with(
             .unwrap_or(StopReason::Other("did not run".into())),
         iterations: runner.iterations.len(),
         initial_nodes,
-        nodes: runner.egraph.total_size(),
+        // The e-nodes the classes hold (what the DOT dump draws): `total_size` also counts
+        // hash-cons entries of e-nodes the analysis pruned from constant classes.
+        nodes: runner.egraph.classes().map(|c| c.nodes.len()).sum(),
         classes: runner.egraph.number_of_classes(),
         node_limit,
         firings,

@@ -170,9 +170,7 @@ impl SpirvError {
             SpirvError::NotSpirv(_)
             | SpirvError::Header { .. }
             | SpirvError::EntryPoint(_)
-            | SpirvError::Internal { .. } => {
-                None
-            }
+            | SpirvError::Internal { .. } => None,
         }
     }
 }

@@ -70,7 +70,13 @@ impl<'m> Lowerer<'m> {
                 }
             }
             StorageClass::StorageBuffer => mem(AddressSpace::Storage(self.binding_of(id)), 0),
-            StorageClass::PushConstant => mem(AddressSpace::PushConstant, 0),
+            StorageClass::PushConstant => {
+                // The bytes a run must supply (a module with several blocks, for several entry
+                // points, asks for the largest).
+                let extent = self.types.extent(pointee, &self.decos, inst)?;
+                self.func.push_constant_bytes = self.func.push_constant_bytes.max(extent);
+                mem(AddressSpace::PushConstant, 0)
+            }
             StorageClass::Workgroup => {
                 if has_init {
                     return Err(inst.unsupported("an initializer on a Workgroup variable"));

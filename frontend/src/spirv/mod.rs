@@ -99,6 +99,7 @@ mod context;
 mod decorations;
 mod entry;
 mod error;
+mod extent;
 mod geometry;
 mod glsl450;
 mod image;

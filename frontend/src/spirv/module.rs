@@ -283,9 +283,11 @@ pub(crate) fn decode(words: &[u32]) -> Result<Module, SpirvError> {
 /// Every instruction of a decoded module (names excepted), in section order.
 fn module_insts(m: &Module) -> impl Iterator<Item = &Inst> {
     let functions = m.functions.iter().flat_map(|f| {
-        std::iter::once(&f.def)
-            .chain(&f.params)
-            .chain(f.blocks.iter().flat_map(|b| std::iter::once(&b.label_inst).chain(&b.insts)))
+        std::iter::once(&f.def).chain(&f.params).chain(
+            f.blocks
+                .iter()
+                .flat_map(|b| std::iter::once(&b.label_inst).chain(&b.insts)),
+        )
     });
     m.capabilities
         .iter()

@@ -134,9 +134,7 @@ pub(crate) fn check_ids<'a>(
     use rspirv::dr::Operand;
     for inst in insts {
         let operand_ids = inst.operands.iter().filter_map(|o| match o {
-            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
-                Some(*id)
-            }
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => Some(*id),
             _ => None,
         });
         let ids = inst
