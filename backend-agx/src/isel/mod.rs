@@ -175,7 +175,7 @@ impl<'f> Isel<'f> {
     fn function(&mut self) -> Result<(), BackendError> {
         let entry = self.func.entry;
         if self.func.stage == Stage::Fragment {
-            self.load_varyings();
+            self.load_varyings()?;
         }
         if self.func.stage == Stage::Vertex {
             // Threads past the vertex count do nothing (see the ABI's vertex section).
