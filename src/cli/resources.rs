@@ -196,9 +196,11 @@ pub fn build(args: &RunArgs, func: &Function) -> Result<Resources, ResourceError
             }
             res.set_push_constants(data);
         }
-        None if needed > 0 => return Err(ResourceError::Invalid(format!(
+        None if needed > 0 => {
+            return Err(ResourceError::Invalid(format!(
             "the shader has a {needed}-byte push-constant block: give its bytes with --push FILE"
-        ))),
+        )))
+        }
         None => {}
     }
     for spec in &args.textures {
