@@ -4,7 +4,8 @@
 # tests/corpus/tgsi/graw/**/*.tgsi) at -O0 and -O2 with a built agxc binary and prints one line
 # per shader and level: the SHA-256 of the disassembly (`--emit asm`: every instruction's bytes)
 # and of the report (`--emit report`: registers, occupancy, stack, statistics and the
-# optimizer's report), or of the one-line error for shaders agxc refuses.
+# optimizer's report without its `time:` line, which is measured), or of the one-line error for
+# shaders agxc refuses.
 #
 #   scripts/corpus-hashes.sh [AGXC_BINARY] > before.txt   # default target/release/agxc
 #   ... change the compiler, rebuild ...
@@ -24,7 +25,7 @@ for s in $shaders; do
     for level in 0 2; do
         line="$s -O$level"
         for emit in asm report; do
-            if out=$("$agxc" compile "$s" -O"$level" --emit "$emit" 2>&1); then
+            if out=$("$agxc" compile "$s" -O"$level" --emit "$emit" 2>&1 | grep -v '^  time: '); then
                 line="$line $emit=$(printf '%s' "$out" | hash)"
             else
                 line="$line $emit=error:$(printf '%s' "$out" | hash)"
