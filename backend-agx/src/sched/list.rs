@@ -193,10 +193,8 @@ impl BlockGraph {
             };
             ready.put(k, pos[k], s);
         };
-        for k in 0..n {
-            if npreds[k] == 0 {
-                arrive(k, &mut ready, &pressure, cycle, 0);
-            }
+        for (k, _) in npreds.iter().enumerate().filter(|(_, &p)| p == 0) {
+            arrive(k, &mut ready, &pressure, cycle, 0);
         }
         let mut touched: Vec<u32> = Vec::new();
         while order.len() < n {
