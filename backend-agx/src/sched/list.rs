@@ -42,7 +42,12 @@ impl MinTree {
         self.t[i] = v;
         while i > 1 {
             i /= 2;
-            self.t[i] = self.t[2 * i].min(self.t[2 * i + 1]);
+            let m = self.t[2 * i].min(self.t[2 * i + 1]);
+            if self.t[i] == m {
+                // Nothing above changes either.
+                break;
+            }
+            self.t[i] = m;
         }
     }
 
