@@ -61,16 +61,18 @@ struct Gen<'f> {
     made: usize,
     zero: Value,
     out: MemAccess,
+    /// How far back (in values of a type) an operand may reach.
+    window: usize,
 }
 
 impl Gen<'_> {
-    fn pick(pool: &[Vec<Value>], rng: &mut Rng) -> Value {
+    fn pick(pool: &[Vec<Value>], rng: &mut Rng, window: usize) -> Value {
         let all: usize = pool.iter().map(Vec::len).sum();
         // Mostly one of the last few values: long dependency chains, few dead values.
         let back = if rng.chance(0.8) {
             rng.below(8.min(all))
         } else {
-            rng.below(all)
+            rng.below(all.min(window))
         };
         let mut i = all - 1 - back;
         for level in pool {
@@ -83,11 +85,11 @@ impl Gen<'_> {
     }
 
     fn float(&mut self) -> Value {
-        Gen::pick(&self.floats, &mut self.rng)
+        Gen::pick(&self.floats, &mut self.rng, self.window)
     }
 
     fn int(&mut self) -> Value {
-        Gen::pick(&self.ints, &mut self.rng)
+        Gen::pick(&self.ints, &mut self.rng, self.window)
     }
 
     fn push_float(&mut self, v: Value) {
@@ -271,6 +273,7 @@ fn start(f: &mut Function, seed: u64) -> Gen<'_> {
         made: 3,
         zero,
         out,
+        window: usize::MAX,
     }
 }
 
@@ -301,13 +304,19 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
 
 /// A verified compute function of about `n` instructions in one block: [`shader_like`]'s
 /// arithmetic, comparisons, selects, conversions and stores without any `if` or `loop` (the
-/// backend's scheduler and register allocator see one block of `n` instructions).
+/// backend's scheduler and register allocator see one block of `n` instructions). Operands
+/// reach at most [`STRAIGHT_WINDOW`] values back, as in unrolled code, so the values live at
+/// once stay within what registers and a spill frame hold however long the function is.
 pub fn straight_line(n: usize, seed: u64) -> Function {
     let mut f = Function::new("synth_straight", Stage::Compute);
-    let g = start(&mut f, seed);
+    let mut g = start(&mut f, seed);
+    g.window = STRAIGHT_WINDOW;
     finish(g, n);
     f
 }
+
+/// How many values of a type back an operand of [`straight_line`] may reach.
+pub const STRAIGHT_WINDOW: usize = 48;
 
 /// A verified compute function of about `n` instructions that is mostly loops: counted loops
 /// of about 40 instructions one after the other, every third one holding an `if` or a nested

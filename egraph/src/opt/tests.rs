@@ -493,6 +493,34 @@ fn a_ten_thousand_instruction_function_stays_within_the_node_limit() {
 }
 
 #[test]
+fn the_time_limit_stops_a_run_under_the_mock_clock_and_times_are_real() {
+    // egg reads a mock clock the optimizer keeps at the real time (`clock`): the limit still
+    // sees time pass, within the first iteration's search.
+    let f = synth::shader_like(2_000, 3);
+    let limits = Limits {
+        time: std::time::Duration::from_nanos(1),
+        ..Limits::default()
+    };
+    let out = optimize(
+        &f,
+        generic(),
+        &OptOptions {
+            limits,
+            ..OptOptions::default()
+        },
+    )
+    .expect("optimizes");
+    assert!(
+        matches!(out.report.stop_reason, StopReason::TimeLimit(_)),
+        "{}",
+        out.report
+    );
+    let r = opt(&f).report;
+    assert!(r.search_time > 0.0 && r.apply_time > 0.0, "{r}");
+    assert!(r.search_time + r.apply_time <= r.saturation_time, "{r}");
+}
+
+#[test]
 fn the_report_counts_rule_firings() {
     let f = function(3, |b, v| {
         let m = b.pure(PureOp::Fmul, &[v[0], v[1]]);
