@@ -22,7 +22,9 @@
 //!   each size to the next (linear growth: 10).
 //!
 //! Settings: `AGXC_BENCH_RUNS` (default 5; the 100,000-instruction functions run at most 3
-//! times), `AGXC_BENCH_FILTER=substring` (corpus shaders), `AGXC_BENCH_SIZES=1000,10000,100000`,
+//! times), `AGXC_BENCH_FILTER=substring` (corpus shaders), `AGXC_BENCH_BASELINE=PATH` (another
+//! `agxc` binary, say one built from an earlier commit, timed in the same interleaved runs of
+//! `startup` and `corpus`: before and after under the same load), `AGXC_BENCH_SIZES=1000,10000,100000`,
 //! `AGXC_BENCH_WRITE_IR=DIR` (also write the generated functions there as `KIND-SIZE.ir`, for
 //! profiling: `valgrind --tool=callgrind target/release/agxc compile DIR/straight-100000.ir`).
 
@@ -123,27 +125,30 @@ fn ms(s: f64) -> f64 {
     s * 1e3
 }
 
-fn startup(runs: usize) {
+fn startup(runs: usize, baseline: Option<&str>) {
     println!("== start-up: whole process, best of {runs} runs (wall ms / CPU ms) ==");
     let empty = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/empty.spv");
     let empty = empty.to_string_lossy().into_owned();
     let out = std::env::temp_dir().join(format!("agxc-bench-{}.bin", std::process::id()));
     let out = out.to_string_lossy().into_owned();
-    let cases: [(&str, &str, Vec<&str>); 4] = [
-        ("/bin/true", "/bin/true", vec![]),
-        ("agxc --version", AGXC, vec!["--version"]),
-        (
-            "agxc compile -O0 empty.spv",
-            AGXC,
-            vec!["compile", "-O0", &empty, "-o", &out],
-        ),
-        (
-            "agxc compile -O2 empty.spv",
-            AGXC,
-            vec!["compile", "-O2", &empty, "-o", &out],
-        ),
-    ];
-    let mut best = [Best::default(); 4];
+    let mut cases: Vec<(String, &str, Vec<&str>)> = vec![("/bin/true".into(), "/bin/true", vec![])];
+    for (tag, bin) in [("", Some(AGXC)), (" (baseline)", baseline)] {
+        let Some(bin) = bin else { continue };
+        cases.push((format!("agxc --version{tag}"), bin, vec!["--version"]));
+        for level in ["-O0", "-O2"] {
+            cases.push((
+                format!("agxc compile {level} empty.spv{tag}"),
+                bin,
+                vec!["compile", level, &empty, "-o", &out],
+            ));
+        }
+    }
+    cases.push((
+        "spirv-opt -O empty.spv".into(),
+        "spirv-opt",
+        vec!["-O", &empty, "-o", &out],
+    ));
+    let mut best = vec![Best::default(); cases.len()];
     for _ in 0..runs.max(1) {
         for (b, (name, program, args)) in best.iter_mut().zip(&cases) {
             if let Err(e) = run_once(program, args, b) {
@@ -152,13 +157,13 @@ fn startup(runs: usize) {
         }
     }
     for (b, (name, _, _)) in best.iter().zip(&cases) {
-        println!("{name:<30} {:8.2} {:8.2}", ms(b.wall), ms(b.cpu));
+        println!("{name:<40} {:8.2} {:8.2}", ms(b.wall), ms(b.cpu));
     }
     let _ = std::fs::remove_file(&out);
     println!();
 }
 
-fn corpus(runs: usize, filter: Option<&str>) {
+fn corpus(runs: usize, filter: Option<&str>, baseline: Option<&str>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/spirv");
     let mut shaders: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| {
@@ -175,13 +180,25 @@ fn corpus(runs: usize, filter: Option<&str>) {
         "== corpus: agxc compile -O2 vs spirv-opt -O, whole process, interleaved, best of {runs} runs =="
     );
     println!(
-        "{:<28} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}",
-        "shader", "agxc ms", "sopt ms", "ratio", "agxc cpu", "sopt cpu", "ratio"
+        "{:<28} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7}{}",
+        "shader",
+        "agxc ms",
+        "sopt ms",
+        "ratio",
+        "agxc cpu",
+        "sopt cpu",
+        "ratio",
+        if baseline.is_some() {
+            "   base ms  ratio  base cpu  ratio"
+        } else {
+            ""
+        }
     );
     let out = std::env::temp_dir().join(format!("agxc-bench-{}.out", std::process::id()));
     let out = out.to_string_lossy().into_owned();
     let mut wall_ratios = Vec::new();
     let mut cpu_ratios = Vec::new();
+    let mut base_ratios: (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
     let mut worst: Option<(f64, String)> = None;
     for spv in &shaders {
         let name = spv
@@ -190,11 +207,13 @@ fn corpus(runs: usize, filter: Option<&str>) {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let path = spv.to_string_lossy().into_owned();
-        let (mut a, mut s) = (Best::default(), Best::default());
+        let (mut a, mut s, mut b) = (Best::default(), Best::default(), Best::default());
         let mut failed = None;
         for _ in 0..runs.max(1) {
-            let r = run_once(AGXC, &["compile", "-O2", &path, "-o", &out], &mut a)
-                .and_then(|()| run_once("spirv-opt", &["-O", &path, "-o", &out], &mut s));
+            let args = ["compile", "-O2", &path, "-o", &out];
+            let r = run_once(AGXC, &args, &mut a)
+                .and_then(|()| run_once("spirv-opt", &["-O", &path, "-o", &out], &mut s))
+                .and_then(|()| baseline.map_or(Ok(()), |bin| run_once(bin, &args, &mut b)));
             if let Err(e) = r {
                 failed = Some(e);
                 break;
@@ -205,8 +224,16 @@ fn corpus(runs: usize, filter: Option<&str>) {
             continue;
         }
         let (rw, rc) = (a.wall / s.wall, a.cpu / s.cpu);
+        let base = if baseline.is_some() {
+            let (bw, bc) = (b.wall / s.wall, b.cpu / s.cpu);
+            base_ratios.0.push(bw);
+            base_ratios.1.push(bc);
+            format!(" {:9.2} {bw:6.2} {:9.2} {bc:6.2}", ms(b.wall), ms(b.cpu))
+        } else {
+            String::new()
+        };
         println!(
-            "{name:<28} {:9.2} {:9.2} {rw:7.2} {:9.2} {:9.2} {rc:7.2}",
+            "{name:<28} {:9.2} {:9.2} {rw:7.2} {:9.2} {:9.2} {rc:7.2}{base}",
             ms(a.wall),
             ms(s.wall),
             ms(a.cpu),
@@ -221,7 +248,7 @@ fn corpus(runs: usize, filter: Option<&str>) {
     let _ = std::fs::remove_file(&out);
     let max = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
     println!(
-        "ratio agxc -O2 / spirv-opt -O over {} shaders: wall median {:.2}, max {:.2} ({}); CPU median {:.2}, max {:.2}\n",
+        "ratio agxc -O2 / spirv-opt -O over {} shaders: wall median {:.2}, max {:.2} ({}); CPU median {:.2}, max {:.2}",
         wall_ratios.len(),
         median(wall_ratios.clone()),
         max(&wall_ratios),
@@ -229,6 +256,16 @@ fn corpus(runs: usize, filter: Option<&str>) {
         median(cpu_ratios.clone()),
         max(&cpu_ratios)
     );
+    if baseline.is_some() {
+        println!(
+            "baseline agxc -O2 / spirv-opt -O: wall median {:.2}, max {:.2}; CPU median {:.2}, max {:.2}",
+            median(base_ratios.0.clone()),
+            max(&base_ratios.0),
+            median(base_ratios.1.clone()),
+            max(&base_ratios.1)
+        );
+    }
+    println!();
 }
 
 /// One generated function's times (seconds, best of the runs).
@@ -349,11 +386,12 @@ fn main() {
     let wants = |s: &str| sections.is_empty() || sections.iter().any(|x| x == s);
     let runs = env_usize("AGXC_BENCH_RUNS", 5);
     let filter = std::env::var("AGXC_BENCH_FILTER").ok();
+    let baseline = std::env::var("AGXC_BENCH_BASELINE").ok();
     if wants("startup") {
-        startup(runs.max(10));
+        startup(runs.max(10), baseline.as_deref());
     }
     if wants("corpus") {
-        corpus(runs, filter.as_deref());
+        corpus(runs, filter.as_deref(), baseline.as_deref());
     }
     if wants("scaling") {
         scaling(runs);
