@@ -10,12 +10,16 @@ use tracing_subscriber::EnvFilter;
 
 fn main() -> std::process::ExitCode {
     restore_sigpipe();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::from_default_env())
-        .with_writer(std::io::stderr)
-        // Colour only for a terminal: logs redirected to a file or a pipe stay plain text.
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    // Without RUST_LOG the filter passes errors only, and nothing logs any: leave tracing's
+    // no-op dispatcher in place rather than set up a subscriber every process would pay for.
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            // Colour only for a terminal: logs redirected to a file or a pipe stay plain text.
+            .with_ansi(std::io::stderr().is_terminal())
+            .init();
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Compile(args) => run::compile_cmd(args),

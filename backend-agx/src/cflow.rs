@@ -79,6 +79,7 @@ impl Lowered {
 pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
     let insts = simplify(insts);
     let matching = match_structure(&insts);
+    let skip = SkipCost::new(&insts);
     let mut out = Vec::with_capacity(insts.len() + 8);
     let mut labels = 0u32;
     let mut new_label = || {
@@ -135,7 +136,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                 out.push(stack(StackOp::If, cmp, invert, 1));
                 let (else_at, end_at) = (matching[i].0, matching[i].1);
                 let arm_end = else_at.unwrap_or(end_at);
-                if worth_skipping(&insts[i + 1..arm_end]) {
+                if skip.worth_skipping(i + 1, arm_end) {
                     out.push(jump_none(if else_at.is_some() {
                         else_label
                     } else {
@@ -156,7 +157,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     out.push(Lowered::Label(*else_label));
                     out.push(stack(StackOp::Else, always(), false, 1));
                     let end_at = matching[i].1;
-                    if worth_skipping(&insts[i + 1..end_at]) {
+                    if skip.worth_skipping(i + 1, end_at) {
                         out.push(jump_none(*end_label));
                     }
                 }
@@ -170,7 +171,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
             MInst::Loop => {
                 let (head, end_label) = (new_label(), new_label());
                 out.push(stack(StackOp::If, always(), false, 2));
-                if worth_skipping(&insts[i + 1..matching[i].1]) {
+                if skip.worth_skipping(i + 1, matching[i].1) {
                     out.push(jump_none(end_label));
                 }
                 out.push(Lowered::Label(head));
@@ -218,13 +219,33 @@ fn jump_none(label: Label) -> Lowered {
     })
 }
 
-/// Whether skipping `code` when no lane is active is worth a `jmp_exec_none`.
-fn worth_skipping(code: &[MInst<PReg>]) -> bool {
-    let mut cycles = 0u32;
-    for inst in code {
-        match inst {
-            MInst::Op(op) => {
-                if matches!(
+/// Whether skipping a range of the code when no lane is active is worth a `jmp_exec_none`:
+/// the range holds a memory or texture access or a loop, or its issue cycles reach
+/// [`JMP_EXEC_NONE_THRESHOLD`]. Prefix sums answer each range in constant time (an arm holding
+/// nested arms is not scanned again for each of them).
+struct SkipCost {
+    /// Issue cycles of the instructions before each position.
+    cycles: Vec<u64>,
+    /// The first position at or after each position holding an access or a loop.
+    next_heavy: Vec<usize>,
+}
+
+impl SkipCost {
+    fn new(code: &[MInst<PReg>]) -> Self {
+        let mut cycles = Vec::with_capacity(code.len() + 1);
+        let mut sum = 0u64;
+        cycles.push(0);
+        for inst in code {
+            sum += u64::from(match inst {
+                MInst::Op(op) => latency::cost(op).1,
+                _ => 1,
+            });
+            cycles.push(sum);
+        }
+        let mut next_heavy = vec![code.len(); code.len() + 1];
+        for (i, inst) in code.iter().enumerate().rev() {
+            let heavy = match inst {
+                MInst::Op(op) => matches!(
                     op,
                     Instr::DeviceLoad(_)
                         | Instr::DeviceStore(_)
@@ -232,16 +253,21 @@ fn worth_skipping(code: &[MInst<PReg>]) -> bool {
                         | Instr::TextureSample(_)
                         | Instr::TextureLoad(_)
                         | Instr::ImageWrite(_)
-                ) {
-                    return true;
-                }
-                cycles += latency::cost(op).1;
-            }
-            MInst::Loop => return true,
-            _ => cycles += 1,
+                ),
+                MInst::Loop => true,
+                _ => false,
+            };
+            next_heavy[i] = if heavy { i } else { next_heavy[i + 1] };
         }
+        SkipCost { cycles, next_heavy }
     }
-    cycles >= JMP_EXEC_NONE_THRESHOLD
+
+    /// Whether skipping `code[start..end]` is worth a `jmp_exec_none`.
+    fn worth_skipping(&self, start: usize, end: usize) -> bool {
+        start < end
+            && (self.next_heavy[start] < end
+                || self.cycles[end] - self.cycles[start] >= u64::from(JMP_EXEC_NONE_THRESHOLD))
+    }
 }
 
 /// For each `If`: its `Else` (if any) and `EndIf`; for each `Else`: (`None`, its `EndIf`); for

@@ -16,7 +16,8 @@
 //! - [`skeleton`], [`to_egraph`]: pure nodes float, effects anchor (as in Cranelift's aegraph).
 //! - [`rules`]: rules as data, one topic per file, each with its identity and tolerance.
 //! - [`runner`]: limits set before the run, backoff scheduling, the report;
-//!   [`incremental`]: after the first iteration, rules search only where the e-graph changed.
+//!   [`incremental`]: after the first iteration, rules search only where the e-graph changed;
+//!   [`clock`]: the clock `egg` reads, without `quanta`'s calibration per process.
 //! - [`cost`], [`extract`]: the cost model and the DAG extractor (egg's tree extractor is the
 //!   baseline).
 //! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
@@ -58,6 +59,7 @@
 //! ```
 
 pub mod analysis;
+pub mod clock;
 pub mod cost;
 pub mod dump;
 pub mod elaborate;
@@ -180,7 +182,7 @@ pub fn optimize(
         egraph = egraph.with_explanations_enabled();
     }
     let mut lowered = to_egraph::lower(func, &mut egraph)?;
-    egraph.rebuild();
+    clock::EggClock::new().run(|| egraph.rebuild());
     let (mut egraph, mut report) = runner::saturate(egraph, target.rules(), &opts.limits);
     report.insts_before = func.inst_count();
 
