@@ -68,6 +68,7 @@ impl SimOptions {
         Simulator::with_config(Config {
             step_limit: self.step_limit,
             check_uninitialized: self.check_uninitialized,
+            ..Config::default()
         })
     }
 }

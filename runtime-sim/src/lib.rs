@@ -172,6 +172,7 @@ pub mod disasm;
 pub mod encoding;
 pub mod error;
 mod exec;
+mod fast;
 pub mod float;
 pub mod formats;
 mod lanes;

@@ -199,6 +199,20 @@ impl Program {
         }
     }
 
+    /// Whether the program has a `uniform_store` (which changes state the whole dispatch shares).
+    pub fn has_uniform_store(&self) -> bool {
+        self.insts
+            .iter()
+            .any(|d| matches!(d.inst, Inst::UniformStore { .. }))
+    }
+
+    /// Whether the program has a device-memory `atomic`.
+    pub fn has_device_atomics(&self) -> bool {
+        self.insts
+            .iter()
+            .any(|d| matches!(d.inst, Inst::DeviceAtomic { .. }))
+    }
+
     /// The index of the instruction starting at byte `pc`, if any.
     pub(crate) fn index_of(&self, pc: u32) -> Option<usize> {
         match self.index_of_pc.get(pc as usize) {

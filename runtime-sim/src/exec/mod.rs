@@ -23,7 +23,7 @@ mod quad;
 mod sr;
 mod texture;
 
-pub(crate) use fragment::FragmentState;
+pub(crate) use fragment::{FragmentState, SharedTarget};
 pub use fragment::RenderTarget;
 pub use sr::special_register_name;
 
@@ -126,11 +126,30 @@ pub(crate) struct Machine<'a> {
     pub program: &'a Program,
     pub config: &'a Config,
     pub uniforms: &'a mut [u32; 256],
-    pub memory: &'a mut DeviceMemory,
+    pub memory: &'a DeviceMemory,
     pub textures: &'a BTreeMap<u32, TextureDescriptor>,
     pub samplers: &'a BTreeMap<u32, SamplerDescriptor>,
     pub stats: &'a mut Stats,
-    pub fragment: Option<&'a mut FragmentState>,
+    pub fragment: Option<&'a FragmentState>,
+}
+
+/// Per-worker state an engine keeps between SIMD-groups (the fast engine's per-instruction
+/// counters).
+pub(crate) struct Scratch {
+    fast: crate::fast::Counters,
+}
+
+impl Scratch {
+    pub fn new(program: &Program) -> Self {
+        Scratch {
+            fast: crate::fast::Counters::new(program),
+        }
+    }
+
+    /// Adds what the engine counted per instruction to `stats`, and clears it.
+    pub fn flush(&mut self, program: &Program, stats: &mut Stats) {
+        self.fast.flush(program, stats);
+    }
 }
 
 type Step = Result<Flow, ExecErrorKind>;
@@ -139,6 +158,19 @@ impl Machine<'_> {
     /// The stage being run.
     pub fn stage(&self) -> Stage {
         self.program.metadata().stage
+    }
+
+    /// Runs `g` with the configured engine until it stops, reaches a barrier or fails.
+    pub fn run_with(
+        &mut self,
+        g: &mut SimdGroup,
+        tg: &mut [u8],
+        scratch: &mut Scratch,
+    ) -> Result<(), ExecError> {
+        match self.config.engine {
+            crate::runtime::Engine::Reference => self.run(g, tg),
+            crate::runtime::Engine::Fast => crate::fast::run(self, g, tg, &mut scratch.fast),
+        }
     }
 
     /// Runs `g` until it stops, reaches a barrier or fails. `tg` is its workgroup's threadgroup

@@ -162,7 +162,7 @@ impl Machine<'_> {
                     _ => 0,
                 };
                 texture
-                    .fetch(&*self.memory, ints, layer, level)
+                    .fetch(self.memory, ints, layer, level)
                     .map_err(texture_error)?
             } else {
                 let sampler_slot = samp_slots[l];
@@ -218,8 +218,8 @@ impl Machine<'_> {
                     req = req.with_offset([nibble(0), nibble(1), nibble(2)]);
                 }
                 match t.gather {
-                    Some(component) => texture.gather(&*self.memory, &sampler, &req, component),
-                    None => texture.sample(&*self.memory, &sampler, &req),
+                    Some(component) => texture.gather(self.memory, &sampler, &req, component),
+                    None => texture.sample(self.memory, &sampler, &req),
                 }
                 .map_err(texture_error)?
             };
@@ -310,16 +310,14 @@ impl Machine<'_> {
                 }
             });
             let (bytes, len) = format.encode(words);
-            let out =
-                self.memory
-                    .slice_mut(address, len as u64)
-                    .ok_or(ExecErrorKind::DeviceFault {
-                        thread,
-                        access: "image store",
-                        address,
-                        len: len as u32,
-                    })?;
-            out.copy_from_slice(&bytes[..len]);
+            self.memory
+                .store_bytes(address, &bytes[..len])
+                .map_err(|_| ExecErrorKind::DeviceFault {
+                    thread,
+                    access: "image store",
+                    address,
+                    len: len as u32,
+                })?;
         }
         Ok(())
     }

@@ -271,6 +271,7 @@ fn random_bytes_never_panic() {
         let mut sim = Simulator::with_config(Config {
             step_limit: 2000,
             check_uninitialized: true,
+            ..Config::default()
         });
         if let Ok(addr) = sim.alloc(256, 16) {
             let _ = sim.set_uniform64(0, addr);
@@ -366,6 +367,7 @@ fn random_valid_encodings_never_panic() {
             let mut sim = Simulator::with_config(Config {
                 step_limit: 500,
                 check_uninitialized: false,
+                ..Config::default()
             });
             if let Ok(addr) = sim.alloc(4096, 16) {
                 let _ = sim.set_uniform64(0, addr);
