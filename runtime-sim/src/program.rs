@@ -98,6 +98,8 @@ pub struct Program {
     code: Vec<u8>,
     pub(crate) insts: Vec<Decoded>,
     pub(crate) meta: Vec<InstMeta>,
+    /// The program translated for the fast engine.
+    pub(crate) fast: crate::fast::Code,
     index_of_pc: Vec<u32>,
     metadata: ProgramMetadata,
 }
@@ -162,10 +164,16 @@ impl Program {
             }
             meta.push(inst_meta(&d.inst));
         }
+        let index_of = |pc: u32| match index_of_pc.get(pc as usize) {
+            Some(&i) if i != NOT_AN_INSTRUCTION => Some(i as usize),
+            _ => None,
+        };
+        let fast = crate::fast::Code::build(&insts, &meta, code.len() as u32, &index_of);
         Ok(Program {
             code: code.to_vec(),
             insts,
             meta,
+            fast,
             index_of_pc,
             metadata,
         })

@@ -185,7 +185,7 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
 }
 
 /// The issue state of one SIMD-group.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Timing {
     next_issue: u64,
     end: u64,

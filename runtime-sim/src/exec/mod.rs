@@ -51,7 +51,7 @@ pub(crate) enum GroupState {
 }
 
 /// The ids special registers report, per lane.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ThreadIds {
     /// `thread_position_in_threadgroup` (compute).
     pub local: [[u32; 32]; 3],
@@ -68,6 +68,7 @@ pub(crate) struct ThreadIds {
 }
 
 /// One SIMD-group's state.
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SimdGroup {
     pub regs: RegFile,
     /// Active threads.
@@ -200,15 +201,8 @@ impl Machine<'_> {
             }
             let meta = &program.meta[i];
             self.stats.record(meta, g.exec);
-            let slot = match d.inst {
-                Inst::Device {
-                    store: false, slot, ..
-                } => Some(slot),
-                Inst::DeviceAtomic { slot, .. } => Some(slot),
-                Inst::Texture(t) => Some(t.slot),
-                _ => None,
-            };
-            g.timing.issue(meta.cost, &meta.reads, &meta.writes, slot);
+            g.timing
+                .issue(meta.cost, &meta.reads, &meta.writes, load_slot(&d.inst));
             let exec_before = g.exec;
             if !meta.discards.is_empty() && g.exec != g.live {
                 return Err(err(ExecErrorKind::DiscardUnderPartialMask {
@@ -238,7 +232,7 @@ impl Machine<'_> {
     }
 
     /// The instruction index of a control-flow target.
-    fn resolve(&self, d: &Decoded, target: i64) -> Result<usize, ExecErrorKind> {
+    pub(crate) fn resolve(&self, d: &Decoded, target: i64) -> Result<usize, ExecErrorKind> {
         let code_size = self.program.code().len() as u32;
         if target < 0 || target >= i64::from(code_size) {
             return Err(ExecErrorKind::TargetOutOfRange {
@@ -259,7 +253,7 @@ impl Machine<'_> {
     /// rarer ones (memory, fragment I/O, textures, ballots and shuffles) are `#[inline(never)]`
     /// so that this function, entered once per instruction, stays small: with them inlined the
     /// benchmark's ALU loop ran 5-8% slower.
-    fn step(&mut self, g: &mut SimdGroup, d: &Decoded, tg: &mut [u8]) -> Step {
+    pub(crate) fn step(&mut self, g: &mut SimdGroup, d: &Decoded, tg: &mut [u8]) -> Step {
         match &d.inst {
             Inst::Mov { .. }
             | Inst::GetSr { .. }
@@ -309,10 +303,23 @@ impl Machine<'_> {
     }
 }
 
+/// The wait slot on which an instruction's results arrive (loads, atomics, textures), for the
+/// timing model.
+pub(crate) fn load_slot(inst: &Inst) -> Option<u8> {
+    match *inst {
+        Inst::Device {
+            store: false, slot, ..
+        } => Some(slot),
+        Inst::DeviceAtomic { slot, .. } => Some(slot),
+        Inst::Texture(t) => Some(t.slot),
+        _ => None,
+    }
+}
+
 /// Poisons the halves the instruction's discard hints name, for the threads that executed it,
 /// except halves the instruction itself wrote ("discard on a source register can be used with
 /// cache on the same destination register").
-fn apply_discards(g: &mut SimdGroup, meta: &crate::program::InstMeta, d: &Decoded, lanes: u32) {
+pub(crate) fn apply_discards(g: &mut SimdGroup, meta: &crate::program::InstMeta, d: &Decoded, lanes: u32) {
     for &reg in &meta.discards {
         let (first, count) = reg.halves();
         for h in first..first + count {
