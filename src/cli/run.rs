@@ -150,7 +150,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
     let stats = match compiled.binary.metadata.stage {
         Stage::Compute => {
             let groups = args.groups.unwrap_or([1, 1, 1]);
-            let stats = sim::run_compute(&compiled.binary, &mut res, groups)?;
+            let stats = sim::run_compute_with(&compiled.binary, &mut res, groups, &args.sim.options())?;
             print_buffers(&res);
             stats
         }
@@ -159,7 +159,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
                 .size
                 .ok_or_else(|| CliError::Usage("a fragment shader needs --size WxH".into()))?;
             let grid = resources::grid(args, size)?;
-            let result = sim::run_fragment(&compiled.binary, &mut res, &grid)?;
+            let result = sim::run_fragment_with(&compiled.binary, &mut res, &grid, &args.sim.options())?;
             let target0 = result.targets.get(&0).cloned().unwrap_or_default();
             println!(
                 "render target 0: {}x{} pixels, checksum {:08x}",
