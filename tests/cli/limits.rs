@@ -86,7 +86,10 @@ fn a_huge_grid_ends_with_the_grid_limit_by_default() {
     );
     assert!(!out.status.success());
     let err = stderr(&out);
-    assert!(err.contains("grid limit") && err.contains("--max-grid"), "{err}");
+    assert!(
+        err.contains("grid limit") && err.contains("--max-grid"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -163,7 +166,12 @@ fn engines_and_thread_counts_give_the_same_output_and_statistics() {
     let dir = scratch("limits_same");
     let squares = shader(&dir, "squares.ir", SQUARES);
     let mut runs = Vec::new();
-    for (engine, threads) in [("fast", "1"), ("fast", "3"), ("reference", "1"), ("reference", "2")] {
+    for (engine, threads) in [
+        ("fast", "1"),
+        ("fast", "3"),
+        ("reference", "1"),
+        ("reference", "2"),
+    ] {
         let path = dir.join(format!("out-{engine}-{threads}.bin"));
         let out_arg = format!("1={}", path.display());
         let out = agxc(&[

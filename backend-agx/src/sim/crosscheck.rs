@@ -12,11 +12,8 @@ use super::{run_compute_with, run_fragment_with, FragmentResult, SimError, SimOp
 use crate::Binary;
 
 /// The modes compared, the first being the one whose result is returned.
-pub const MODES: [(Engine, usize); 3] = [
-    (Engine::Fast, 0),
-    (Engine::Reference, 1),
-    (Engine::Fast, 3),
-];
+pub const MODES: [(Engine, usize); 3] =
+    [(Engine::Fast, 0), (Engine::Reference, 1), (Engine::Fast, 3)];
 
 fn options(base: &SimOptions, (engine, threads): (Engine, usize)) -> SimOptions {
     SimOptions {
@@ -108,7 +105,11 @@ pub fn run_fragment_cross_checked(
     for mode in &MODES[1..] {
         let mut copy = initial.clone();
         let r = run_fragment_with(binary, &mut copy, grid, &options(opts, *mode));
-        let got = outcome(binary, &copy, r.as_ref().map(|r| (&r.stats, target_bytes(r))));
+        let got = outcome(
+            binary,
+            &copy,
+            r.as_ref().map(|r| (&r.stats, target_bytes(r))),
+        );
         if got != expected {
             return Err(disagree(*mode, &expected.0, &got.0));
         }

@@ -41,7 +41,9 @@ impl BoundTextures {
     /// Each bound texture's memory: address, bytes, binding.
     pub(super) fn regions(&self) -> impl Iterator<Item = (u64, u64, Binding)> + '_ {
         self.descs.iter().filter_map(|(b, d)| {
-            let bytes = agxc_runtime_sim::texture::Texture::new(*d).ok()?.byte_size();
+            let bytes = agxc_runtime_sim::texture::Texture::new(*d)
+                .ok()?
+                .byte_size();
             Some((d.address, bytes, *b))
         })
     }

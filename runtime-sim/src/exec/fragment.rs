@@ -165,13 +165,14 @@ impl Machine<'_> {
                 let supplied = fs.targets.len() as u32;
                 let width = fs.width;
                 let height = fs.height;
-                let target = fs.targets.get(usize::from(rt)).ok_or(
-                    ExecErrorKind::MissingRenderTarget {
-                        opcode: d.opcode,
-                        rt: u32::from(rt),
-                        supplied,
-                    },
-                )?;
+                let target =
+                    fs.targets
+                        .get(usize::from(rt))
+                        .ok_or(ExecErrorKind::MissingRenderTarget {
+                            opcode: d.opcode,
+                            rt: u32::from(rt),
+                            supplied,
+                        })?;
                 let reg32 = regs.is_32();
                 let pixel = |l: usize| -> Option<usize> {
                     (xs[l] < width && ys[l] < height)

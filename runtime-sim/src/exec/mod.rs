@@ -23,8 +23,8 @@ mod quad;
 mod sr;
 mod texture;
 
-pub(crate) use fragment::{FragmentState, SharedTarget};
 pub use fragment::RenderTarget;
+pub(crate) use fragment::{FragmentState, SharedTarget};
 pub use sr::special_register_name;
 
 use std::collections::BTreeMap;
@@ -319,7 +319,12 @@ pub(crate) fn load_slot(inst: &Inst) -> Option<u8> {
 /// Poisons the halves the instruction's discard hints name, for the threads that executed it,
 /// except halves the instruction itself wrote ("discard on a source register can be used with
 /// cache on the same destination register").
-pub(crate) fn apply_discards(g: &mut SimdGroup, meta: &crate::program::InstMeta, d: &Decoded, lanes: u32) {
+pub(crate) fn apply_discards(
+    g: &mut SimdGroup,
+    meta: &crate::program::InstMeta,
+    d: &Decoded,
+    lanes: u32,
+) {
     for &reg in &meta.discards {
         let (first, count) = reg.halves();
         for h in first..first + count {

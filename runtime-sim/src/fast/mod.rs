@@ -61,7 +61,12 @@ pub(crate) struct Code {
 
 impl Code {
     /// Translates `insts`; `index_of(pc)` is the instruction starting at byte `pc`.
-    pub fn build(insts: &[Decoded], metas: &[InstMeta], code_size: u32, index_of: &dyn Fn(u32) -> Option<usize>) -> Code {
+    pub fn build(
+        insts: &[Decoded],
+        metas: &[InstMeta],
+        code_size: u32,
+        index_of: &dyn Fn(u32) -> Option<usize>,
+    ) -> Code {
         let ops = insts
             .iter()
             .zip(metas)
@@ -211,7 +216,8 @@ fn run_impl<const WIDE: bool>(
         }
         m.stats.instructions += 1;
         m.stats.thread_instructions += u64::from(g.exec.count_ones());
-        g.timing.issue(meta.cost, &meta.reads, &meta.writes, op.slot);
+        g.timing
+            .issue(meta.cost, &meta.reads, &meta.writes, op.slot);
         let exec_before = g.exec;
         if op.discards && g.exec != g.live {
             return Err(err(ExecErrorKind::DiscardUnderPartialMask {

@@ -367,7 +367,12 @@ fn specialise(d: &Decoded, target: &dyn Fn(i64) -> Target) -> Option<Kind> {
                 shift: shift32(shift),
             }
         }
-        Inst::Bitop { d: dst, a, b, table } => {
+        Inst::Bitop {
+            d: dst,
+            a,
+            b,
+            table,
+        } => {
             let tt = |i: u8| table >> i & 1 == 1;
             let d32 = dst32(dst.reg)?;
             let a32 = src32(&a, false)?;
@@ -495,7 +500,9 @@ fn specialise(d: &Decoded, target: &dyn Fn(i64) -> Target) -> Option<Kind> {
             mask,
             shift,
             slot,
-        } if regs.is_32() && mask != 0 && (mask + 1) & mask == 0
+        } if regs.is_32()
+            && mask != 0
+            && (mask + 1) & mask == 0
             && u32::from(regs.count) == mask.count_ones() =>
         {
             let Reg::R32(first) = regs.first else {

@@ -107,8 +107,8 @@ struct Chunk {
 
 /// How many threads run a dispatch of `items` work items of `program`.
 pub(crate) fn workers(config: &Config, program: &Program, items: u64) -> usize {
-    let serial = program.has_uniform_store()
-        || (program.has_device_atomics() && !config.parallel_atomics);
+    let serial =
+        program.has_uniform_store() || (program.has_device_atomics() && !config.parallel_atomics);
     if serial || items < 2 {
         return 1;
     }

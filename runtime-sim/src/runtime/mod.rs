@@ -391,12 +391,7 @@ impl Simulator {
         let pixels = u64::from(width) * u64::from(height);
         let max = MAX_FRAGMENT_PIXELS.min(self.config.max_grid_threads);
         if width == 0 || height == 0 || pixels > max {
-            return Err(RuntimeError::FragmentGrid {
-                width,
-                height,
-                max,
-            }
-            .into());
+            return Err(RuntimeError::FragmentGrid { width, height, max }.into());
         }
         let fs = FragmentState {
             varyings: setup.varyings.clone(),

@@ -59,8 +59,14 @@ impl Env {
         let reference = self.run_on(Engine::Reference, code, live, &setup);
         let other = fast.run_on(Engine::Fast, code, live, &setup);
         assert_eq!(reference, other, "the engines disagree on the result");
-        assert_eq!(self.uniforms, fast.uniforms, "the engines disagree on uniforms");
-        assert_eq!(self.tg, fast.tg, "the engines disagree on threadgroup memory");
+        assert_eq!(
+            self.uniforms, fast.uniforms,
+            "the engines disagree on uniforms"
+        );
+        assert_eq!(
+            self.tg, fast.tg,
+            "the engines disagree on threadgroup memory"
+        );
         assert_eq!(self.stats, fast.stats, "the engines disagree on statistics");
         let spans: Vec<_> = self.memory.allocations().collect();
         assert_eq!(spans, fast.memory.allocations().collect::<Vec<_>>());

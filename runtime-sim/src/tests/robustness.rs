@@ -240,7 +240,9 @@ fn dispatches_are_bounded_by_grid_size_and_instruction_budget() {
                 }))
             );
             // 2^20 threads fit; one more workgroup does not, and nothing runs.
-            assert!(sim.dispatch_compute(&program, [1 << 15, 1, 1], [32, 1, 1]).is_err());
+            assert!(sim
+                .dispatch_compute(&program, [1 << 15, 1, 1], [32, 1, 1])
+                .is_err());
             assert!(matches!(
                 sim.dispatch_compute(&program, [(1 << 15) + 1, 1, 1], [32, 1, 1]),
                 Err(Error::Runtime(RuntimeError::GridTooLarge { .. }))
@@ -460,7 +462,9 @@ fn dispatch(
             .shade_fragments(program, setup)
             .map(|out| format!("{:?}", (out.stats, out.targets))),
     };
-    let memory = result.is_ok().then(|| sim.read(addr, bytes).expect("read back"));
+    let memory = result
+        .is_ok()
+        .then(|| sim.read(addr, bytes).expect("read back"));
     (result, memory)
 }
 

@@ -135,7 +135,8 @@ impl G13 {
                 None
             }
             LaunchStage::Fragment(grid) => {
-                let out = run_fragment_cross_checked(binary, &mut res, grid, &SimOptions::default())?;
+                let out =
+                    run_fragment_cross_checked(binary, &mut res, grid, &SimOptions::default())?;
                 Some((
                     out.targets,
                     grid.width as usize * grid.height as usize,
