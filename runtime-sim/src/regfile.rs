@@ -50,6 +50,21 @@ impl RegFile {
         }
     }
 
+    /// Resets to the state of [`Self::new`] for a program touching halves `0..halves`: only the
+    /// register rows it can touch are cleared (the others stay unread and unwritten).
+    pub fn reset(&mut self, uninitialized_poisoned: bool, halves: u32) {
+        let rows = (halves as usize).div_ceil(2).min(128);
+        for row in &mut self.r[..rows] {
+            *row = [0; 32];
+        }
+        let poison = if uninitialized_poisoned { u32::MAX } else { 0 };
+        self.poison = [poison; 256];
+        self.poison_pc = [UNINITIALIZED; 256];
+        self.pending = [0; 256];
+        self.pending_pc = [0; 256];
+        self.hazard = [poison; 256];
+    }
+
     /// The hazard mask of half `h`: the lanes for which touching it is an error (poisoned lanes,
     /// or every lane while a load into it is pending).
     #[inline(always)]

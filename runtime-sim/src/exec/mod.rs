@@ -113,6 +113,37 @@ impl SimdGroup {
     }
 }
 
+impl SimdGroup {
+    /// Reuses this SIMD-group's storage for a new one, as [`SimdGroup::new`] would make it, for a
+    /// program touching halves `0..halves` (workers keep their SIMD-groups between workgroups
+    /// rather than allocate and clear a register file for each).
+    #[allow(clippy::too_many_arguments)]
+    pub fn reset(
+        &mut self,
+        id: u32,
+        live: u32,
+        ids: ThreadIds,
+        config: &Config,
+        stack_size: u32,
+        halves: u32,
+    ) {
+        self.regs.reset(config.check_uninitialized, halves);
+        self.exec = live;
+        self.live = live;
+        self.index = 0;
+        self.state = GroupState::Running;
+        self.steps = 0;
+        self.sp = 0;
+        self.stack.clear();
+        self.stack.resize(32 * stack_size as usize, 0);
+        self.timing = Timing::default();
+        self.id = id;
+        self.ids = ids;
+        self.helper = 0;
+        self.discarded = 0;
+    }
+}
+
 /// What the step did to control flow.
 pub(crate) enum Flow {
     Next,

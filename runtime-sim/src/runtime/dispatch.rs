@@ -53,6 +53,8 @@ pub(crate) struct Worker<'a> {
     pub tg: Vec<u8>,
     pub stats: Stats,
     pub scratch: Scratch,
+    /// SIMD-groups kept between work items (see `SimdGroup::reset`).
+    pub pool: Vec<crate::exec::SimdGroup>,
 }
 
 impl<'a> Worker<'a> {
@@ -63,6 +65,7 @@ impl<'a> Worker<'a> {
             tg: vec![0; shared.program.metadata().threadgroup_memory as usize],
             stats: Stats::default(),
             scratch: Scratch::new(shared.program),
+            pool: Vec::new(),
         }
     }
 

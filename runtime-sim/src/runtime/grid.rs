@@ -37,23 +37,30 @@ impl ComputeLayout {
         ];
         // SIMD-group ids count through the dispatch (wrapping, as a 32-bit counter would).
         let first_id = (item as u32).wrapping_mul(self.simd_count);
-        let stack_size = w.shared.program.metadata().stack_size;
+        let meta = *w.shared.program.metadata();
         let config = *w.shared.config;
-        let mut simds: Vec<SimdGroup> = (0..self.simd_count)
-            .map(|s| {
-                let ids = compute_ids(group, self.workgroup, s, self.threads);
-                let live = live_mask(self.threads, s);
-                SimdGroup::new(first_id.wrapping_add(s), live, ids, &config, stack_size)
-            })
-            .collect();
+        let mut simds = std::mem::take(&mut w.pool);
+        simds.truncate(self.simd_count as usize);
+        for s in 0..self.simd_count {
+            let ids = compute_ids(group, self.workgroup, s, self.threads);
+            let live = live_mask(self.threads, s);
+            let id = first_id.wrapping_add(s);
+            match simds.get_mut(s as usize) {
+                Some(g) => g.reset(id, live, ids, &config, meta.stack_size, meta.gpr_halves),
+                None => simds.push(SimdGroup::new(id, live, ids, &config, meta.stack_size)),
+            }
+        }
         let (mut machine, tg, scratch) = w.machine();
         tg.fill(0);
-        run_workgroup(&mut machine, &mut simds, tg, scratch)?;
-        for g in &simds {
-            machine.stats.cycles.push(g.timing.cycles());
+        let result = run_workgroup(&mut machine, &mut simds, tg, scratch);
+        if result.is_ok() {
+            for g in &simds {
+                machine.stats.cycles.push(g.timing.cycles());
+            }
+            machine.stats.simd_groups += u64::from(self.simd_count);
         }
-        machine.stats.simd_groups += u64::from(self.simd_count);
-        Ok(())
+        w.pool = simds;
+        result
     }
 }
 
@@ -106,16 +113,25 @@ impl FragmentLayout {
             }
         }
         ids.group_size = [32, 1, 1];
-        let stack_size = w.shared.program.metadata().stack_size;
+        let meta = *w.shared.program.metadata();
         let config = *w.shared.config;
-        let mut g = SimdGroup::new(s, live, ids, &config, stack_size);
+        let mut g = match w.pool.pop() {
+            Some(mut g) => {
+                g.reset(s, live, ids, &config, meta.stack_size, meta.gpr_halves);
+                g
+            }
+            None => SimdGroup::new(s, live, ids, &config, meta.stack_size),
+        };
         g.helper = helper;
         let (mut machine, tg, scratch) = w.machine();
         tg.fill(0);
-        run_workgroup(&mut machine, std::slice::from_mut(&mut g), tg, scratch)?;
-        machine.stats.cycles.push(g.timing.cycles());
-        machine.stats.simd_groups += 1;
-        Ok(())
+        let result = run_workgroup(&mut machine, std::slice::from_mut(&mut g), tg, scratch);
+        if result.is_ok() {
+            machine.stats.cycles.push(g.timing.cycles());
+            machine.stats.simd_groups += 1;
+        }
+        w.pool.push(g);
+        result
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Compute: a workgroup of `x * y * z` threads (at most 1024) is linearised x fastest
 //! (`index = x + X * (y + Y * z)`) and cut into SIMD-groups of 32; the last may be partial (its
-//! missing threads do not exist: they never run and never become active). Workgroups run one
-//! after another; the SIMD-groups of a workgroup run in turn until each stops or reaches
+//! missing threads do not exist: they never run and never become active). Workgroups run in
+//! dispatch order on one host thread, or spread over several with the same results
+//! (`dispatch`); the SIMD-groups of a workgroup run in turn until each stops or reaches
 //! `threadgroup_barrier`, which releases when all have arrived.
 //!
 //! Fragment: the `width x height` grid is covered by 2x2 quads, numbered row-major over quads
