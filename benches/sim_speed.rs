@@ -97,7 +97,12 @@ fn run_sim(prepared: &Prepared, binary: &Binary) -> Result<u64, String> {
     match &prepared.launch.stage {
         LaunchStage::Compute { groups } => {
             sim::run_compute_with(binary, &mut res, *groups, &opts).map_err(|e| e.to_string())?;
-            let local: u64 = binary.metadata.workgroup_size.iter().map(|&n| u64::from(n)).product();
+            let local: u64 = binary
+                .metadata
+                .workgroup_size
+                .iter()
+                .map(|&n| u64::from(n))
+                .product();
             Ok(groups.iter().map(|&n| u64::from(n)).product::<u64>() * local)
         }
         LaunchStage::Fragment(grid) => {
@@ -114,7 +119,10 @@ fn child(spec: &str) -> Result<(), String> {
         return Err(format!("bad {CHILD}"));
     };
     let side: u32 = side.parse().map_err(|_| "bad side")?;
-    let case = sized(&Case::load(Path::new(dir)).map_err(|e| e.to_string())?, side);
+    let case = sized(
+        &Case::load(Path::new(dir)).map_err(|e| e.to_string())?,
+        side,
+    );
     match kind {
         "sim" => {
             let (prepared, binary) = compile(&case)?;
@@ -122,7 +130,9 @@ fn child(spec: &str) -> Result<(), String> {
         }
         _ => {
             let lvp = Lavapipe::new().map_err(|e| e.to_string())?;
-            lvp.run(&case, &case.inputs()).map(|_| ()).map_err(|e| e.to_string())
+            lvp.run(&case, &case.inputs())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         }
     }
 }
@@ -203,7 +213,11 @@ fn bench_case(lvp: Option<&Lavapipe>, case: &Case, side: u32, reps: usize) -> Re
     println!(
         "{:<26} {:>4} {:>8} {:>9.3} {:>9.1} {:>9.1} {lvp_cols}",
         case.name,
-        if big.manifest.size.is_some() { "frag" } else { "comp" },
+        if big.manifest.size.is_some() {
+            "frag"
+        } else {
+            "comp"
+        },
         items,
         sim_whole,
         sim_warm * 1e3,
@@ -240,7 +254,11 @@ fn summary(rows: &[Row], lp_threads: usize) {
             .filter_map(f)
             .collect()
     };
-    for (name, kind) in [("fragment", Some(true)), ("compute", Some(false)), ("all", None)] {
+    for (name, kind) in [
+        ("fragment", Some(true)),
+        ("compute", Some(false)),
+        ("all", None),
+    ] {
         let warm = pick(kind, |r| r.ratio);
         let whole = pick(kind, |r| r.whole_ratio);
         if warm.is_empty() {

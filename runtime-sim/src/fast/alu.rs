@@ -6,7 +6,7 @@
 //! reference).
 
 use super::lanes::{check, expand, ftz, get, get_f, write, write_r, Lanes, Result};
-use super::ops::{Cmp32, Kind, RoundOp};
+use super::ops::{Cmp32, IntTarget, Kind, RoundOp};
 use crate::decode::inst::{BitfieldOp, FRel, FUnaryOp, IRel, Reg, StackOp};
 use crate::exec::SimdGroup;
 use crate::float::{f64_to_f32_rtz, rsqrt_special, sin_pt_1, sin_pt_2, DEFAULT_NAN_32};
@@ -319,10 +319,17 @@ pub(super) fn run<const HW_FMA: bool>(
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let mut r = [0; 32];
-            for l in 0..32 {
-                let v = i64::from(av[l] as i32);
-                let v = if high { v << 32 } else { v };
-                r[l] = (v >> (bv[l] & 0x7f).min(63)) as u32;
+            if high {
+                for l in 0..32 {
+                    let v = i64::from(av[l] as i32) << 32;
+                    r[l] = (v >> (bv[l] & 0x7f).min(63)) as u32;
+                }
+            } else {
+                // A 32-bit arithmetic shift by 31 or more is the sign fill, as the reference's
+                // 128-bit one is.
+                for l in 0..32 {
+                    r[l] = ((av[l] as i32) >> (bv[l] & 0x7f).min(31)) as u32;
+                }
             }
             write(&mut g.regs, d, &r, lanes)
         }
@@ -330,37 +337,49 @@ pub(super) fn run<const HW_FMA: bool>(
             check(&g.regs, a, lanes)?;
             let av = get(&g.regs, u, a);
             let mut r = [0; 32];
-            for l in 0..32 {
-                let v = if signed {
-                    i64::from(av[l] as i32)
+            if rte {
+                // 32-bit integers convert to f32 with one rounding to nearest even, as the
+                // reference's conversion through i64 does; these forms vectorise.
+                if signed {
+                    for l in 0..32 {
+                        r[l] = finish(av[l] as i32 as f32, false);
+                    }
                 } else {
-                    i64::from(av[l])
-                };
-                let x = if rte {
-                    v as f32
-                } else {
-                    f64_to_f32_rtz(v as f64)
-                };
-                r[l] = finish(x, false);
+                    for l in 0..32 {
+                        r[l] = finish(av[l] as f32, false);
+                    }
+                }
+            } else {
+                for l in 0..32 {
+                    let v = if signed {
+                        i64::from(av[l] as i32)
+                    } else {
+                        i64::from(av[l])
+                    };
+                    r[l] = finish(f64_to_f32_rtz(v as f64), false);
+                }
             }
             write_r(&mut g.regs, d, &r, lanes)
         }
-        Kind::F32ToInt { d, a, lo, hi, rte } => {
+        Kind::F32ToInt { d, a, to, rte } => {
             check(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let mut r = [0; 32];
             for l in 0..32 {
-                let x = f64::from(av[l]);
-                // Clamping to the integer bounds first gives the same result (rounding is
-                // monotonic and keeps integers), and leaves magnitudes below 2^52.
-                let c = x.clamp(lo, hi);
-                const TWO_52: f64 = 4_503_599_627_370_496.0;
-                let rounded = if rte {
-                    ((c.abs() + TWO_52) - TWO_52).copysign(c)
+                // Round (integers of f32 are exact, so rounding in f32 is rounding in f64),
+                // then Rust's saturating conversion: NaN to 0, out-of-range values to the
+                // bounds, which is the reference's clamp.
+                let x = if rte {
+                    round(RoundOp::Rint, av[l])
                 } else {
-                    c
+                    av[l]
                 };
-                r[l] = if x.is_nan() { 0 } else { rounded as i64 as u32 };
+                r[l] = match to {
+                    IntTarget::S32 => x as i32 as u32,
+                    IntTarget::U32 => x as u32,
+                    IntTarget::S16 => (x as i32).clamp(-32768, 32767) as u32,
+                    IntTarget::U16 => (x as i32).clamp(0, 65535) as u32,
+                };
             }
             write(&mut g.regs, d, &r, lanes)
         }

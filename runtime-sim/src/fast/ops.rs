@@ -140,12 +140,11 @@ pub(crate) enum Kind {
         signed: bool,
         rte: bool,
     },
-    /// Float to integer, clamped to `lo..=hi`, NaN to 0.
+    /// Float to integer, clamped to the target's range, NaN to 0.
     F32ToInt {
         d: Dst32,
         a: FSrc32,
-        lo: f64,
-        hi: f64,
+        to: IntTarget,
         rte: bool,
     },
     Fadd {
@@ -214,6 +213,15 @@ pub(crate) enum Kind {
         cmp: Cmp32,
         n: u32,
     },
+}
+
+/// The integer type of a float-to-integer conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntTarget {
+    U16,
+    S16,
+    U32,
+    S32,
 }
 
 /// A memory instruction's per-lane index.
@@ -566,17 +574,16 @@ fn convert(dst: Reg, src: &Src, mode: ConvertMode, round: Round) -> Option<Kind>
                     neg: false,
                 })?,
             };
-            let (lo, hi) = match mode {
-                FToU16 => (0.0, 65535.0),
-                FToS16 => (-32768.0, 32767.0),
-                FToU32 => (0.0, 4_294_967_295.0),
-                _ => (-2_147_483_648.0, 2_147_483_647.0),
+            let to = match mode {
+                FToU16 => IntTarget::U16,
+                FToS16 => IntTarget::S16,
+                FToU32 => IntTarget::U32,
+                _ => IntTarget::S32,
             };
             Some(Kind::F32ToInt {
                 d: dst32(dst)?,
                 a,
-                lo,
-                hi,
+                to,
                 rte,
             })
         }

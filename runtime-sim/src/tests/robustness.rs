@@ -349,7 +349,7 @@ fn random_bytes_never_panic() {
 /// A plausible value for field `name` of width `width` from the random word `r`: operand types,
 /// masks, modes and register numbers are biased toward encodings the decoder accepts, so that most
 /// generated programs get past it and run.
-fn plausible(name: &str, width: u32, r: u64) -> u64 {
+pub(super) fn plausible(name: &str, width: u32, r: u64) -> u64 {
     let pick = |options: &[u64]| options[(r % options.len() as u64) as usize];
     match name {
         "At" | "Bt" | "Ct" if width == 4 => pick(&[0, 1, 2, 3, 5, 6, 9, 10, 11]),
