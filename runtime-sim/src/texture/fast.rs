@@ -9,6 +9,7 @@
 
 use super::descriptor::{TexDim, Texture};
 use super::format::{TexFormat, UNORM8};
+use super::sample::lerp4;
 use super::sampler::{wrap, Filter, SamplerDescriptor, Wrap};
 use crate::memory::{Allocation, DeviceMemory};
 
@@ -110,7 +111,3 @@ impl Fast2d<'_> {
     }
 }
 
-/// `a * (1 - t) + b * t` per component, as the general path's.
-fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
-    std::array::from_fn(|c| a[c] * (1.0 - t) + b[c] * t)
-}
