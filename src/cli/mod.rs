@@ -4,6 +4,7 @@
 
 pub mod resources;
 pub mod run;
+pub mod sim_args;
 pub mod spec;
 
 use std::path::PathBuf;
@@ -126,4 +127,7 @@ pub struct RunArgs {
     /// Fragment: varyings (see `agxc run --help` and the README for the layout).
     #[arg(long, value_name = "FILE")]
     pub varyings: Option<PathBuf>,
+    /// Simulator limits, engine and threads.
+    #[command(flatten)]
+    pub sim: sim_args::SimArgs,
 }

@@ -158,7 +158,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
             let groups = args.groups.ok_or_else(|| {
                 CliError::Usage("a compute shader needs --groups X[,Y,Z] (workgroups to dispatch)".into())
             })?;
-            let stats = sim::run_compute(&compiled.binary, &mut res, groups)?;
+            let stats = sim::run_compute_with(&compiled.binary, &mut res, groups, &args.sim.options())?;
             print_buffers(&res);
             stats
         }
@@ -167,7 +167,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
                 .size
                 .ok_or_else(|| CliError::Usage("a fragment shader needs --size WxH".into()))?;
             let grid = resources::grid(args, size)?;
-            let result = sim::run_fragment(&compiled.binary, &mut res, &grid)?;
+            let result = sim::run_fragment_with(&compiled.binary, &mut res, &grid, &args.sim.options())?;
             let target0 = result.targets.get(&0).cloned().unwrap_or_default();
             println!(
                 "render target 0: {}x{} pixels, checksum {:08x}",
