@@ -74,6 +74,7 @@ fn compile_file(
     let source = read(&shader.shader)?;
     opts.dumps.egraph_dot = emit == Some(Emit::EgraphDot);
     opts.dumps.egraph_svg = emit == Some(Emit::EgraphSvg);
+    opts.dumps.ir_passes = emit == Some(Emit::IrPasses);
     compile(&source, &opts).map_err(|source| CliError::Compile {
         path: shader.shader.clone(),
         source,
@@ -99,6 +100,16 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
             .ok_or_else(not_optimized)?
             .to_string()
             .into_bytes(),
+        Emit::IrPasses => {
+            if compiled.ir_opt.is_none() {
+                return Err(not_optimized());
+            }
+            let mut text = String::new();
+            for (pass, ir) in &compiled.ir_passes {
+                text += &format!("; after {pass}\n{ir}\n");
+            }
+            text.into_bytes()
+        }
         Emit::EgraphDot => compiled
             .egraph_dot
             .clone()
