@@ -29,8 +29,8 @@
 //! parameters instead ([`convert`]).
 
 use super::edit::{
-    self, block_exits, clone_inst, falls, fresh_results, inst_exits, make_inst, terminator,
-    Subst, Tree,
+    self, block_exits, clone_inst, falls, fresh_results, inst_exits, make_inst, terminator, Subst,
+    Tree,
 };
 use crate::ir::{Block, Function, Inst, InstFlags, Op, Type, Value};
 use std::collections::{HashMap, HashSet};

@@ -44,12 +44,7 @@ fn value_only(
     (total <= max_arm).then(|| body.to_vec())
 }
 
-fn convert(
-    f: &mut Function,
-    x: Inst,
-    cost: &dyn Fn(&Function, Inst) -> f64,
-    max_arm: f64,
-) -> bool {
+fn convert(f: &mut Function, x: Inst, cost: &dyn Fn(&Function, Inst) -> f64, max_arm: f64) -> bool {
     let tree = Tree::new(f);
     let Some(&b) = tree.inst_block.get(&x) else {
         return false;

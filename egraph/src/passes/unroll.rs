@@ -84,7 +84,11 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
         }
         let base = *baseline.get_or_insert_with(|| {
             let mut g = f.clone();
-            ifconv::run(&mut g, &|h, i| inst_cost(target, h, i), config.if_convert_arm_cost);
+            ifconv::run(
+                &mut g,
+                &|h, i| inst_cost(target, h, i),
+                config.if_convert_arm_cost,
+            );
             estimate(&g, target, &config.size)
         });
         let mut trial = f.clone();
@@ -216,7 +220,8 @@ impl Iteration<'_> {
             let data = &f.insts[i];
             match data.op {
                 Op::Pure(_) | Op::Custom(_) => {
-                    let args: Option<Vec<Const>> = data.args.iter().map(|&a| self.value(a)).collect();
+                    let args: Option<Vec<Const>> =
+                        data.args.iter().map(|&a| self.value(a)).collect();
                     if let (Some(args), Some(&r)) = (args, data.results.first()) {
                         let ty = f.value_type(r);
                         let c = match data.op {
@@ -316,7 +321,12 @@ pub fn unroll(f: &mut Function, l: Inst, n: u32) -> bool {
             f.blocks[wbody].insts.push(c);
         }
         match &next {
-            Some(vals) => cur = vals.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect(),
+            Some(vals) => {
+                cur = vals
+                    .iter()
+                    .map(|v| map.get(v).copied().unwrap_or(*v))
+                    .collect()
+            }
             None => break,
         }
     }

@@ -314,4 +314,3 @@ impl<'m> Lowerer<'m> {
         None
     }
 }
-
