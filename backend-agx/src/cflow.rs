@@ -91,46 +91,30 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
             imm: 0,
         }));
     }
-    enum Frame {
-        If { else_label: Label, end_label: Label },
-        Loop { head: Label, end_label: Label },
-    }
     let mut frames: Vec<Frame> = Vec::new();
-    let always = || Cmp::Int {
-        cond: ICond::Ueq,
-        a: Src::Imm(0),
-        b: Src::Imm(0),
-    };
-    let stack = |op, cmp, invert, n| {
-        Lowered::Instr(Instr::ExecStack {
-            op,
-            cmp,
-            invert,
-            n,
-            cache: false,
-        })
-    };
-    let pop = |n| Lowered::Instr(Instr::PopExec { n, cache: false });
-    let set_r0l = |v: u32| {
-        Lowered::Instr(Instr::MovImm {
-            dst: crate::isa::Dst::new(PReg::R0L),
-            imm: v,
-        })
-    };
-    let ifs_in_loop = |frames: &[Frame]| -> u32 {
-        let mut d = 0;
-        for f in frames.iter().rev() {
-            match f {
-                Frame::If { .. } => d += 1,
-                Frame::Loop { .. } => break,
-            }
-        }
-        d
-    };
-    for (i, inst) in insts.iter().enumerate() {
-        match *inst {
+    let mut i = 0;
+    while i < insts.len() {
+        match insts[i] {
             MInst::Op(op) => out.push(Lowered::Instr(op)),
             MInst::If { cmp, invert } => {
+                if let Some(skip) = while_exit(&insts, &matching, i, &mut frames) {
+                    i += skip;
+                    continue;
+                }
+                if let Some(level) = lone_exit(&insts, i).and_then(|e| exit_level(e, &frames)) {
+                    // `if c { break }`: the breaking lanes' r0l goes straight to the level the
+                    // break needs, without a push and pop around it.
+                    let (x, y) = if invert { (0, level) } else { (level, 0) };
+                    out.push(Lowered::Instr(Instr::Select {
+                        dst: crate::isa::Dst::new(PReg::R0L),
+                        cmp,
+                        x: Src::Imm(x),
+                        y: Src::Imm(y),
+                    }));
+                    out.push(pop(0));
+                    i += 3;
+                    continue;
+                }
                 let (else_label, end_label) = (new_label(), new_label());
                 out.push(stack(StackOp::If, cmp, invert, 1));
                 let (else_at, end_at) = (matching[i].0, matching[i].1);
@@ -174,11 +158,21 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     out.push(jump_none(end_label));
                 }
                 out.push(Lowered::Label(head));
-                frames.push(Frame::Loop { head, end_label });
+                frames.push(Frame::Loop {
+                    head,
+                    end_label,
+                    while_cmp: None,
+                });
             }
             MInst::EndLoop => {
-                if let Some(Frame::Loop { head, end_label }) = frames.pop() {
-                    out.push(stack(StackOp::While, always(), false, 2));
+                if let Some(Frame::Loop {
+                    head,
+                    end_label,
+                    while_cmp,
+                }) = frames.pop()
+                {
+                    let (cmp, invert) = while_cmp.unwrap_or((always(), false));
+                    out.push(stack(StackOp::While, cmp, invert, 2));
                     out.push(Lowered::Instr(Instr::JmpExecAny {
                         target: JumpTarget::Label(head),
                     }));
@@ -207,9 +201,134 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                 }
             }
         }
+        i += 1;
     }
     out.push(Lowered::Instr(Instr::Stop));
     out
+}
+
+/// An open construct while lowering.
+enum Frame {
+    If {
+        else_label: Label,
+        end_label: Label,
+    },
+    Loop {
+        head: Label,
+        end_label: Label,
+        /// The condition the back edge's `while_*cmp` tests (see [`while_exit`]).
+        while_cmp: Option<(Cmp<PReg>, bool)>,
+    },
+}
+
+fn always() -> Cmp<PReg> {
+    Cmp::Int {
+        cond: ICond::Ueq,
+        a: Src::Imm(0),
+        b: Src::Imm(0),
+    }
+}
+
+fn stack(op: StackOp, cmp: Cmp<PReg>, invert: bool, n: u8) -> Lowered {
+    Lowered::Instr(Instr::ExecStack {
+        op,
+        cmp,
+        invert,
+        n,
+        cache: false,
+    })
+}
+
+fn pop(n: u8) -> Lowered {
+    Lowered::Instr(Instr::PopExec { n, cache: false })
+}
+
+fn set_r0l(v: u32) -> Lowered {
+    Lowered::Instr(Instr::MovImm {
+        dst: crate::isa::Dst::new(PReg::R0L),
+        imm: v,
+    })
+}
+
+/// The `if`s of the innermost loop that enclose the current point.
+fn ifs_in_loop(frames: &[Frame]) -> u32 {
+    let mut d = 0;
+    for f in frames.iter().rev() {
+        match f {
+            Frame::If { .. } => d += 1,
+            Frame::Loop { .. } => break,
+        }
+    }
+    d
+}
+
+/// The exit of an `if` at `i` whose only content is that exit (`if c { break }`, `continue`,
+/// `return`): nothing to mask, so no push is needed.
+fn lone_exit(insts: &[MInst<PReg>], i: usize) -> Option<MInst<PReg>> {
+    match (insts.get(i + 1), insts.get(i + 2)) {
+        (Some(&e @ (MInst::Break | MInst::Continue | MInst::Exit)), Some(MInst::EndIf)) => Some(e),
+        _ => None,
+    }
+}
+
+/// The `r0l` value of a lane taking `exit` under the current frames, if an 8-bit immediate
+/// holds it: the pops it waits for (a `break` the loop's final `pop_exec 2` after the
+/// enclosing `if`s' pops, a `continue` the `while`). A `return` ([`EXITED`]) keeps its push.
+fn exit_level(exit: MInst<PReg>, frames: &[Frame]) -> Option<u8> {
+    let d = ifs_in_loop(frames);
+    let level = match exit {
+        MInst::Break => d + 2,
+        MInst::Continue => d + 1,
+        _ => return None,
+    };
+    u8::try_from(level).ok()
+}
+
+/// A do-while exit: `if c { break }` as the last thing in a loop body (before its closing
+/// `continue`), directly in the loop, in a loop without any other `continue`. Then no lane
+/// waits for the back edge with `r0l` = 1, and the back edge itself can test `!c`:
+/// `while_*cmp !c, n=2` keeps the lanes where it holds and sends the others to the loop's
+/// final pop. Records the condition in the loop's frame and returns how many instructions it
+/// replaced.
+fn while_exit(
+    insts: &[MInst<PReg>],
+    matching: &[(Option<usize>, usize)],
+    i: usize,
+    frames: &mut [Frame],
+) -> Option<usize> {
+    let MInst::If { cmp, invert } = insts[i] else {
+        return None;
+    };
+    if !matches!(frames.last(), Some(Frame::Loop { .. })) {
+        return None;
+    }
+    if lone_exit(insts, i) != Some(MInst::Break) {
+        return None;
+    }
+    let after = match insts.get(i + 3) {
+        Some(MInst::Continue) => i + 4,
+        _ => i + 3,
+    };
+    if insts.get(after) != Some(&MInst::EndLoop) {
+        return None;
+    }
+    // The loop's start: the `Loop` whose `EndLoop` is `after`.
+    let start = (0..i)
+        .rev()
+        .find(|&k| insts[k] == MInst::Loop && matching[k].1 == after)?;
+    let mut depth = 0;
+    for inst in &insts[start + 1..i] {
+        match inst {
+            MInst::Loop => depth += 1,
+            MInst::EndLoop => depth -= 1,
+            MInst::Continue if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    if let Some(Frame::Loop { while_cmp, .. }) = frames.last_mut() {
+        *while_cmp = Some((cmp, !invert));
+    }
+    Some(after - i)
 }
 
 fn jump_none(label: Label) -> Lowered {
@@ -310,22 +429,100 @@ mod tests {
         })
     }
 
-    #[test]
-    fn loop_with_break_under_an_if() {
-        let cond = Cmp::Int {
+    fn r1_is_zero() -> Cmp<PReg> {
+        Cmp::Int {
             cond: ICond::Ueq,
             a: Src::reg(PReg::r32(1)),
             b: Src::Imm(0),
-        };
+        }
+    }
+
+    #[test]
+    fn do_while_exit_becomes_the_back_edge_test() {
         let code = [
             MInst::Loop,
             op(),
             MInst::If {
-                cmp: cond,
+                cmp: r1_is_zero(),
                 invert: false,
             },
             MInst::Break,
             MInst::Else,
+            MInst::EndIf,
+            MInst::Continue,
+            MInst::EndLoop,
+        ];
+        let lowered = text(&lower(&code, true));
+        // Lanes where r1 == 0 break: the back edge keeps the others (r1 != 0).
+        assert_eq!(
+            lowered,
+            [
+                "mov_imm r0l, 0",
+                "if_icmp r0l, ueq, 0, 0, 2",
+                "L0:",
+                "fadd32 r2, r2, r3",
+                "while_icmp r0l, une, r1, 0, 2",
+                "jmp_exec_any L0",
+                "L1:",
+                "pop_exec r0l, 2",
+                "stop",
+            ]
+        );
+    }
+
+    #[test]
+    fn lone_exits_set_r0l_without_a_push() {
+        // `if r1 == 0 { break }` in the middle of the body, and a `continue` under an `if`
+        // before it (so the back edge cannot test the break's condition).
+        let code = [
+            MInst::Loop,
+            MInst::If {
+                cmp: r1_is_zero(),
+                invert: true,
+            },
+            MInst::Continue,
+            MInst::EndIf,
+            MInst::If {
+                cmp: r1_is_zero(),
+                invert: false,
+            },
+            MInst::Break,
+            MInst::EndIf,
+            op(),
+            MInst::Continue,
+            MInst::EndLoop,
+        ];
+        let lowered = text(&lower(&code, true));
+        assert_eq!(
+            lowered,
+            [
+                "mov_imm r0l, 0",
+                "if_icmp r0l, ueq, 0, 0, 2",
+                "L0:",
+                "icmpsel r0l, ueq, r1, 0, 0, 1",
+                "pop_exec r0l, 0",
+                "icmpsel r0l, ueq, r1, 0, 2, 0",
+                "pop_exec r0l, 0",
+                "fadd32 r2, r2, r3",
+                "while_icmp r0l, ueq, 0, 0, 2",
+                "jmp_exec_any L0",
+                "L1:",
+                "pop_exec r0l, 2",
+                "stop",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_exit_with_other_work_in_its_arm_keeps_the_push() {
+        let code = [
+            MInst::Loop,
+            MInst::If {
+                cmp: r1_is_zero(),
+                invert: false,
+            },
+            op(),
+            MInst::Break,
             MInst::EndIf,
             MInst::Continue,
             MInst::EndLoop,
@@ -337,8 +534,8 @@ mod tests {
                 "mov_imm r0l, 0",
                 "if_icmp r0l, ueq, 0, 0, 2",
                 "L0:",
-                "fadd32 r2, r2, r3",
                 "if_icmp r0l, ueq, r1, 0, 1",
+                "fadd32 r2, r2, r3",
                 "mov_imm r0l, 3",
                 "pop_exec r0l, 0",
                 "L3:",

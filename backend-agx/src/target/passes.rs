@@ -9,7 +9,9 @@
 //! - a `break`, a `continue` under an `if` and a `return` under control flow: `mov_imm r0l` and
 //!   `pop_exec`: two;
 //! - each value a `yield`, `break` or `continue` passes: a copy into the register the value
-//!   lives in after the construct, when the allocator cannot give both the same register.
+//!   lives in after the construct, when the allocator cannot give both the same register;
+//! - each operand of a texture-unit instruction (`texture_sample`, `texture_load`,
+//!   `image_write`): a copy into the run of consecutive registers the instruction reads.
 //!
 //! If-conversion: one `icmpsel`/`fcmpsel` per result replaces a branch that costs at least three
 //! stack instructions and a copy per result in each arm; when the SIMD-group diverges, both arms
@@ -30,6 +32,7 @@ pub const SIZE_MODEL: SizeModel = SizeModel {
     exit_cost: 2.0,
     copy_cost: 1.0,
     effect_cost: 1.0,
+    texture_operand_cost: 1.0,
 };
 
 /// The configuration for the G13.

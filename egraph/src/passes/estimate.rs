@@ -7,7 +7,7 @@
 //! target's [`SizeModel`] says its execution-mask code and copies cost.
 
 use super::edit::const_of;
-use crate::ir::{Block, Function, Inst, InstFlags, Op, Value, ValueDef};
+use crate::ir::{Block, EffectOp, Function, Inst, InstFlags, Op, Value, ValueDef};
 use crate::opt::Target;
 use std::collections::HashMap;
 
@@ -25,6 +25,9 @@ pub struct SizeModel {
     pub copy_cost: f64,
     /// A memory access, sample or other effect.
     pub effect_cost: f64,
+    /// Each operand of a texture-unit operation (sample, fetch, storage-image access), which
+    /// the target reads from a run of consecutive registers that copies must build.
+    pub texture_operand_cost: f64,
 }
 
 impl Default for SizeModel {
@@ -35,6 +38,7 @@ impl Default for SizeModel {
             exit_cost: 2.0,
             copy_cost: 1.0,
             effect_cost: 1.0,
+            texture_operand_cost: 1.0,
         }
     }
 }
@@ -95,7 +99,18 @@ impl Estimator<'_> {
                 }
                 Op::Pure(_) | Op::Custom(_) => self.pure(i),
                 Op::Effect(op) if crate::opt::skeleton::floats(&op) => self.pure(i),
-                Op::Effect(_) => self.total += m.effect_cost,
+                Op::Effect(op) => {
+                    self.total += m.effect_cost;
+                    if matches!(
+                        op,
+                        EffectOp::Sample(_)
+                            | EffectOp::Fetch(_)
+                            | EffectOp::ImageLoad(_)
+                            | EffectOp::ImageStore(_)
+                    ) {
+                        self.total += m.texture_operand_cost * data.args.len() as f64;
+                    }
+                }
                 Op::If => {
                     self.total += m.if_cost;
                     for &arm in &data.blocks {

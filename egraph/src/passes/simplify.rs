@@ -11,6 +11,11 @@
 //!   value, or equal constants), a loop result every `break` passes alike, and a loop parameter
 //!   every `continue` passes unchanged (or passes its initial value) are replaced by that value,
 //!   when it is defined outside the construct.
+//! - **Code after an `if` whose arms both leave** is dead. The front ends end such blocks
+//!   with an unreachable `return`; here one arm moves out of the `if` to take the dead code's
+//!   place (the one ending in `continue` if any, so that a loop's back edge ends its body:
+//!   `if c { continue } else { break }` becomes `if !c { break }; continue`, a do-while the
+//!   backend closes with one `while_*cmp`).
 //! - **Dead values** ([`dce`](super::dce)): results, parameters and pure instructions nobody
 //!   needs.
 //!
@@ -30,6 +35,7 @@ pub fn run(f: &mut Function) -> bool {
     for _ in 0..MAX_ROUNDS {
         let mut round = fold_constants(f);
         round |= inline_constant_ifs(f);
+        round |= lift_exiting_arms(f);
         round |= forward_invariants(f);
         round |= dce::run(f);
         if !round {
@@ -97,6 +103,42 @@ pub fn inline_constant_ifs(f: &mut Function) -> bool {
         inline_arm(f, b, i, arm);
         changed = true;
     }
+}
+
+/// Moves an arm of each `if` whose arms both leave out in place of the dead code after it;
+/// true if any.
+pub fn lift_exiting_arms(f: &mut Function) -> bool {
+    let mut found = Vec::new();
+    f.for_each_inst(|b, i| {
+        let data = &f.insts[i];
+        if data.op == Op::If
+            && f.blocks[b].insts.last() != Some(&i)
+            && data.blocks.iter().all(|&a| !falls(f, a))
+        {
+            found.push((b, i));
+        }
+    });
+    let mut changed = false;
+    for (b, x) in found {
+        let Some(pos) = edit::position(f, b, x) else {
+            continue;
+        };
+        let [t, e] = [f.insts[x].blocks[0], f.insts[x].blocks[1]];
+        let ends_in = |a: Block, op: Op| terminator(f, a).is_some_and(|(_, o)| o == op);
+        let lift = if ends_in(t, Op::Continue) && !ends_in(e, Op::Continue) {
+            t
+        } else {
+            e
+        };
+        let moved = std::mem::take(&mut f.blocks[lift].insts);
+        let y = edit::make_inst(f, Op::Yield, &[], &[], &[], crate::ir::InstFlags::NONE);
+        f.blocks[lift].insts.push(y);
+        edit::set_results(f, x, &[]);
+        f.blocks[b].insts.truncate(pos + 1);
+        f.blocks[b].insts.extend(moved);
+        changed = true;
+    }
+    changed
 }
 
 /// Replaces the `if` `x` in block `b` by its arm `arm`: the arm's instructions take its place; a

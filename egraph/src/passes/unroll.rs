@@ -101,7 +101,11 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
             config.if_convert_arm_cost,
         );
         simplify::run(&mut trial);
-        if estimate(&trial, target, &config.size) <= base {
+        let est = estimate(&trial, target, &config.size);
+        if std::env::var_os("AGXC_DEBUG_UNROLL").is_some() {
+            eprintln!("unroll {l}: {base} -> {est}\n{trial}");
+        }
+        if est <= base {
             *f = trial;
             baseline = None;
             changed = true;
