@@ -136,7 +136,10 @@ fn the_default_tests_only_the_literals_after_it() {
     k.b.switch(
         sel,
         dflt,
-        [(Operand::LiteralBit32(1), c1), (Operand::LiteralBit32(2), merge)],
+        [
+            (Operand::LiteralBit32(1), c1),
+            (Operand::LiteralBit32(2), merge),
+        ],
     )
     .unwrap();
     k.b.begin_block(Some(dflt)).unwrap();
