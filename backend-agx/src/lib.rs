@@ -197,6 +197,11 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
         dump("hints", &|| mir::Listing(&alloc.insts).to_string());
     }
     let spill_instructions = regalloc::spill_instructions(&alloc.insts);
+    let loops = alloc
+        .insts
+        .iter()
+        .filter(|i| matches!(i, mir::MInst::Loop))
+        .count() as u32;
     let lowered = cflow::lower(&alloc.insts, alloc.exec_stack);
     let lowered = waits::insert(lowered);
     let emitted = emit::emit(&lowered)?;
@@ -211,6 +216,9 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
         estimated_cycles: stats::estimate_cycles(&emitted.items),
         spilled_values: alloc.spilled,
         spill_instructions,
+        spills: count(&|i| matches!(i, isa::Instr::StackStore(_))),
+        fills: count(&|i| matches!(i, isa::Instr::StackLoad(_))),
+        loops,
         waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),
         memory_loads: count(&|i| latency::is_async_load(i)),
     };
