@@ -36,7 +36,7 @@ use crate::opt::Target;
 use std::collections::{HashMap, HashSet};
 
 /// Limits on unrolling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UnrollBudget {
     /// Most iterations of a loop to unroll.
     pub max_trips: u32,
@@ -44,6 +44,8 @@ pub struct UnrollBudget {
     pub max_insts: usize,
     /// Most instructions the function may reach by unrolling.
     pub max_function: usize,
+    /// The fraction of the function's estimated size unrolling must save (see [`run`]).
+    pub min_saving: f64,
 }
 
 impl Default for UnrollBudget {
@@ -52,6 +54,7 @@ impl Default for UnrollBudget {
             max_trips: 32,
             max_insts: 32 * 26,
             max_function: 6000,
+            min_saving: 0.1,
         }
     }
 }
@@ -70,7 +73,11 @@ const MAX_ROUNDS: usize = 4;
 /// and the copies of its carried values). Each candidate is tried on a copy of the function:
 /// the loop, then the loops its copies hold that became countable (an inner loop bounded by
 /// the outer counter), then the clean-ups and if-conversion; the copy replaces the function
-/// if its estimate is not above the function's (after the same if-conversion).
+/// if its estimate is at least [`UnrollBudget::min_saving`] below the function's (after the
+/// same if-conversion). The margin covers what the estimate cannot see: copies of loop-carried
+/// values the register allocator coalesces away, and the registers that the loads of several
+/// copies in flight at once take (a 3-tap image blur unrolled saves 3 instructions of 131 and
+/// takes 10 more register halves).
 pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
     let budget = &config.unroll;
     let mut changed = false;
@@ -101,11 +108,7 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
             config.if_convert_arm_cost,
         );
         simplify::run(&mut trial);
-        let est = estimate(&trial, target, &config.size);
-        if std::env::var_os("AGXC_DEBUG_UNROLL").is_some() {
-            eprintln!("unroll {l}: {base} -> {est}\n{trial}");
-        }
-        if est <= base {
+        if estimate(&trial, target, &config.size) <= base * (1.0 - budget.min_saving) {
             *f = trial;
             baseline = None;
             changed = true;
