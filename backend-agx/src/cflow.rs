@@ -27,19 +27,25 @@
 //! [`EXITED`], which no pop brings to zero; at the top level they end the program (`stop`).
 //! An `if` whose then arm is empty is inverted, and an empty else arm is dropped.
 //!
-//! `jmp_exec_none` skips an arm or a loop when no lane is active, but costs an instruction;
-//! it goes in where the skipped code's estimated issue cycles are at least
-//! [`JMP_EXEC_NONE_THRESHOLD`] or the code holds a memory or texture access.
+//! `jmp_exec_none` skips an arm or a loop when no lane is active, but costs an instruction
+//! every time it runs; see [`worth_skipping`] for when it goes in.
 
 use crate::isa::{Cmp, ICond, Instr, JumpTarget, Label, PReg, Src, StackOp};
-use crate::latency;
 use crate::mir::MInst;
 
 /// `r0l` of a lane that has ended: far above any nesting depth, far below 16-bit overflow.
 pub const EXITED: u32 = 0x7fff;
 
-/// Skipped code must cost at least this many issue cycles for a `jmp_exec_none` over it.
-pub const JMP_EXEC_NONE_THRESHOLD: u32 = 12;
+/// The cost of a `jmp_exec_none`, in the units of [`worth_skipping`] (Mesa's `COST_JMP`).
+pub const JMP_COST: u32 = 19;
+
+/// One over the probability that no lane enters an arm or a loop (Mesa's choice for `if` and
+/// `else`).
+pub const SKIP_INVERSE_PROBABILITY: u32 = 2;
+
+/// The cost of a memory access or texture instruction in [`worth_skipping`]'s units (an ALU
+/// instruction is 1).
+pub const MEMORY_COST: u32 = 10;
 
 /// One element of lowered code.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -338,10 +344,20 @@ fn jump_none(label: Label) -> Lowered {
 }
 
 /// Whether skipping `code` when no lane is active is worth a `jmp_exec_none`.
+///
+/// Without the jump the code runs (masked) at cost C; with it, the jump costs J every time and
+/// the code still runs unless no lane is active, so the jump pays off when
+/// `J + P(some lane active) C < C`, i.e. `C >= J / P(no lane active)`. This is Mesa's AGX
+/// heuristic (`agx_opt_jmp_none.c`: `COST_JMP` 19 tuned on Dolphin's ubershaders, an
+/// instruction costing 1 and a device load, texture load or sample 10, inverse probability 2
+/// for `if` and `else` arms), which agxc takes as it is since it measures the same trade on
+/// the same GPU. Mesa inserts no jump at a loop's entry; agxc treats a loop like an arm (its
+/// entry is skipped when an enclosing arm left no lane active and had no jump of its own).
+/// The exits that [`lone_exit`] turns into a select have no arm to skip.
 fn worth_skipping(code: &[MInst<PReg>]) -> bool {
-    let mut cycles = 0u32;
+    let mut cost = 0u32;
     for inst in code {
-        match inst {
+        cost += match inst {
             MInst::Op(op) => {
                 if matches!(
                     op,
@@ -352,15 +368,15 @@ fn worth_skipping(code: &[MInst<PReg>]) -> bool {
                         | Instr::TextureLoad(_)
                         | Instr::ImageWrite(_)
                 ) {
-                    return true;
+                    MEMORY_COST
+                } else {
+                    1
                 }
-                cycles += latency::cost(op).1;
             }
-            MInst::Loop => return true,
-            _ => cycles += 1,
-        }
+            _ => 1,
+        };
     }
-    cycles >= JMP_EXEC_NONE_THRESHOLD
+    cost >= JMP_COST * SKIP_INVERSE_PROBABILITY
 }
 
 /// For each `If`: its `Else` (if any) and `EndIf`; for each `Else`: (`None`, its `EndIf`); for
