@@ -27,6 +27,46 @@
 //! [`EXITED`], which no pop brings to zero; at the top level they end the program (`stop`).
 //! An `if` whose then arm is empty is inverted, and an empty else arm is dropped.
 //!
+//! # Exits without mask traffic
+//! An `if` holding nothing but an exit needs no push, since its lanes leave anyway:
+//!
+//! ```text
+//! if c { continue }   (d = 0)            while_icmp r0l, !c, n=1
+//! if c { break }      (d = 0, no continue before it in the body)
+//!                                        while_icmp r0l, !c, n=2
+//! if c { break } / { continue }  (otherwise)
+//!                                        icmpsel r0l, c, d + 2 (or d + 1), 0
+//!                                        pop_exec r0l, 0
+//! do { ... } while (c)   (if !c { break } ending the body, no continue in it)
+//!                                        the back edge's while_icmp r0l, c, n=2
+//! ```
+//!
+//! A `while_*cmp` with level `n` only touches lanes whose `r0l` is below `n`: directly in the
+//! body those are the active lanes and, at `n` = 2, lanes that continued (`r0l` = 1) earlier in
+//! the iteration, whose condition registers are stale; hence the condition on `continue`s. The
+//! `icmpsel` only runs on active lanes (whose `r0l` is 0), so it is right at any depth. These
+//! replace four instructions (`if_icmp`, `mov_imm`, `pop_exec 0`, `pop_exec 1`) by one or two.
+//!
+//! # What Mesa does differently (the corpus listings in `shared/mesa-reference/listings/`)
+//! - Mesa's `break_if_*cmp` pseudo-instruction (`agx_lower_pseudo.c`) is the same trade: a
+//!   `while_*cmp` when the break is directly in a loop, else `icmpsel r0l` and a pop; agxc's
+//!   `continue` case is the same idea applied to `continue`, which Mesa leaves to NIR.
+//! - Mesa's loops push one level (`n=1`) when they have no `continue` (see the do-while in
+//!   `control_flow.txt`: `while_icmp r0h, 0, 0, n=1, inv`); agxc always pushes two, which costs
+//!   nothing extra in instructions and keeps one encoding of break levels.
+//! - Mesa computes the loop condition into a register (`r0h = icmpsel ...`) and tests it
+//!   against 0 in the `while`; agxc fuses the comparison itself into the `while_*cmp` when the
+//!   condition is one comparison (isel's fused `if` conditions).
+//! - Mesa has NIR unroll loops and turn small branches into selects before its backend sees
+//!   them (`nir_opt_loop_unroll`, `nir_opt_peephole_select`); agxc does both in the optimizer
+//!   (`agxc_egraph::passes`), so this pass mostly sees loops with data-dependent trip counts
+//!   and branches with effects.
+//! - A uniform condition (the same for the whole SIMD-group) still goes through the mask stack
+//!   in both compilers: the G13's only conditional jumps test the execution mask
+//!   (`jmp_exec_any`, `jmp_exec_none`; the ISA document has no jump on a register), so skipping
+//!   a uniform branch's arm is exactly `if_*cmp` followed by `jmp_exec_none`, which
+//!   [`worth_skipping`] decides on as for any branch.
+//!
 //! `jmp_exec_none` skips an arm or a loop when no lane is active, but costs an instruction
 //! every time it runs; see [`worth_skipping`] for when it goes in.
 
@@ -107,6 +147,15 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     i += skip;
                     continue;
                 }
+                if let Some(n) =
+                    lone_exit(&insts, i).and_then(|e| while_level(&insts, i, e, &frames))
+                {
+                    // `if c { continue }` (or a `break` no `continue` precedes) directly in the
+                    // loop body: one `while_*cmp !c` sends the exiting lanes to level `n`.
+                    out.push(stack(StackOp::While, cmp, !invert, n));
+                    i += 3;
+                    continue;
+                }
                 if let Some(level) = lone_exit(&insts, i).and_then(|e| exit_level(e, &frames)) {
                     // `if c { break }`: the breaking lanes' r0l goes straight to the level the
                     // break needs, without a push and pop around it.
@@ -168,6 +217,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     head,
                     end_label,
                     while_cmp: None,
+                    start: i,
                 });
             }
             MInst::EndLoop => {
@@ -175,6 +225,7 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     head,
                     end_label,
                     while_cmp,
+                    ..
                 }) = frames.pop()
                 {
                     let (cmp, invert) = while_cmp.unwrap_or((always(), false));
@@ -224,6 +275,8 @@ enum Frame {
         end_label: Label,
         /// The condition the back edge's `while_*cmp` tests (see [`while_exit`]).
         while_cmp: Option<(Cmp<PReg>, bool)>,
+        /// The index of its `Loop`.
+        start: usize,
     },
 }
 
@@ -288,6 +341,37 @@ fn exit_level(exit: MInst<PReg>, frames: &[Frame]) -> Option<u8> {
         _ => return None,
     };
     u8::try_from(level).ok()
+}
+
+/// The `n` of a `while_*cmp` that takes a lone exit at `i` by itself, if one can: a
+/// `continue` directly in the loop body (`n` = 1: lanes where the condition holds wait for the
+/// back edge, the others stay; no other lane has `r0l` below 1 there), or a `break` directly in
+/// the body when no `continue` comes before it in the body (`n` = 2: no lane waits for the back
+/// edge with `r0l` = 1, which the `while` would wake).
+fn while_level(insts: &[MInst<PReg>], i: usize, exit: MInst<PReg>, frames: &[Frame]) -> Option<u8> {
+    let Some(Frame::Loop { start, .. }) = frames.last() else {
+        return None;
+    };
+    match exit {
+        MInst::Continue => Some(1),
+        MInst::Break if !continue_between(insts, *start, i) => Some(2),
+        _ => None,
+    }
+}
+
+/// True if a `continue` of the loop opened at `start` lies before `i` (nested loops' own
+/// `continue`s excluded).
+fn continue_between(insts: &[MInst<PReg>], start: usize, i: usize) -> bool {
+    let mut depth = 0;
+    for inst in &insts[start + 1..i] {
+        match inst {
+            MInst::Loop => depth += 1,
+            MInst::EndLoop => depth -= 1,
+            MInst::Continue if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A do-while exit: `if c { break }` as the last thing in a loop body (before its closing
@@ -515,10 +599,43 @@ mod tests {
                 "mov_imm r0l, 0",
                 "if_icmp r0l, ueq, 0, 0, 2",
                 "L0:",
-                "icmpsel r0l, ueq, r1, 0, 0, 1",
-                "pop_exec r0l, 0",
+                // continue where r1 != 0: the others stay.
+                "while_icmp r0l, ueq, r1, 0, 1",
+                // a continue came first: the break cannot be a `while` (it would wake them).
                 "icmpsel r0l, ueq, r1, 0, 2, 0",
                 "pop_exec r0l, 0",
+                "fadd32 r2, r2, r3",
+                "while_icmp r0l, ueq, 0, 0, 2",
+                "jmp_exec_any L0",
+                "L1:",
+                "pop_exec r0l, 2",
+                "stop",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_break_no_continue_precedes_is_one_while() {
+        let code = [
+            MInst::Loop,
+            MInst::If {
+                cmp: r1_is_zero(),
+                invert: false,
+            },
+            MInst::Break,
+            MInst::EndIf,
+            op(),
+            MInst::Continue,
+            MInst::EndLoop,
+        ];
+        let lowered = text(&lower(&code, true));
+        assert_eq!(
+            lowered,
+            [
+                "mov_imm r0l, 0",
+                "if_icmp r0l, ueq, 0, 0, 2",
+                "L0:",
+                "while_icmp r0l, une, r1, 0, 2",
                 "fadd32 r2, r2, r3",
                 "while_icmp r0l, ueq, 0, 0, 2",
                 "jmp_exec_any L0",
