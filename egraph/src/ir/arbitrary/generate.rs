@@ -166,7 +166,14 @@ impl State<'_, '_> {
             (Kind::Store, if config.memory { 2 } else { 0 }),
             (Kind::If, if config.ifs && nested { 2 } else { 0 }),
             (Kind::Loop, if config.loops && nested { 1 } else { 0 }),
-            (Kind::Switch, if config.switches && nested { 1 } else { 0 }),
+            (
+                Kind::Switch,
+                if config.switches && config.loops && nested {
+                    1
+                } else {
+                    0
+                },
+            ),
             (Kind::Exit, if config.exits { 1 } else { 0 }),
             (Kind::Sample, if config.textures { 1 } else { 0 }),
             (Kind::Fetch, if config.textures { 1 } else { 0 }),

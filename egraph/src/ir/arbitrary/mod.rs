@@ -192,7 +192,8 @@ pub struct Config {
     /// Generate early exits: `break` and `continue` inside loops, `return` anywhere.
     pub exits: bool,
     /// Generate switches: one-trip loops of cases with fall-through, as the SPIR-V front end
-    /// lifts `OpSwitch` (see [`Stmt::Switch`]).
+    /// lifts `OpSwitch` (see [`Stmt::Switch`]); only with `loops`, since a switch is a loop in
+    /// the IR.
     pub switches: bool,
     /// Generate explicit-LOD samples and texel fetches of the [`TEXTURE`] (off by default, so
     /// that default programs need only the two buffers).
