@@ -21,6 +21,8 @@
 //!   baseline).
 //! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
 //!   arms) and emission.
+//! - the control-flow passes ([`crate::passes`]) run before saturation and on its result, and a
+//!   second round of saturation follows when they changed that result;
 //! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations;
 //!   [`probe`]: one term in, best term out (one-line rule tests);
 //!   [`soundness`]: the rule checker; [`synth`]: generated functions for benchmarks.
