@@ -357,3 +357,20 @@ fn random_programs_exercise_the_passes() {
     assert!(unrolled >= 10, "{unrolled} unrolled");
     assert!(converted >= 20, "{converted} converted");
 }
+
+#[test]
+fn a_trip_count_the_e_graph_makes_constant_unrolls_after_saturation() {
+    // The bound is (gid & 0) + 4: only the e-graph's algebra sees it is 4, so the loop is
+    // unrolled after the first saturation and the function goes through a second one.
+    let text = COUNTED_SUM.replace(
+        "v6:bool = slt v5, v1",
+        "v9:i32 = builtin global_id.x\n        v10:i32 = and v9, v0\n        v11:i32 = iadd v10, v1\n        v6:bool = slt v5, v11",
+    );
+    let f = parse(&text);
+    let pre = after(&f, Pass::Unroll);
+    assert_eq!(count(&pre, Op::Loop), 1, "{pre}");
+    let opt = optimize(&f, &GenericTarget::new(), &OptOptions::default()).unwrap();
+    assert_eq!(opt.report.rounds, 2, "{}", opt.report);
+    assert_eq!(count(&opt.func, Op::Loop), 0, "{}", opt.func);
+    assert!(opt.func.to_string().contains("const 6"), "{}", opt.func);
+}
