@@ -32,6 +32,8 @@ pub struct DumpRequest {
     pub egraph_svg: bool,
     /// The machine code after each backend pass.
     pub backend_passes: bool,
+    /// The IR after each control-flow pass of the optimizer (`agxc_egraph::passes`).
+    pub ir_passes: bool,
 }
 
 /// Compile options.
@@ -66,6 +68,8 @@ pub struct Compiled {
     pub egraph_dot: Option<String>,
     /// The e-graph as SVG, when asked for (or why it could not be made).
     pub egraph_svg: Option<Result<String, String>>,
+    /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
+    pub ir_passes: Vec<(String, String)>,
     /// The G13 binary with metadata, statistics and disassembly.
     pub binary: Binary,
 }
@@ -122,6 +126,8 @@ pub struct Optimized {
     pub egraph_dot: Option<String>,
     /// The e-graph as SVG, when asked for (or why it could not be made).
     pub egraph_svg: Option<Result<String, String>>,
+    /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
+    pub ir_passes: Vec<(String, String)>,
 }
 
 /// Lifts a shader and optimizes it at `-O2`, stopping before the backend (so IR dumps work for
@@ -131,8 +137,8 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
     let (source_kind, ir) = lift(source, opts)?;
     info!(kind = %source_kind, insts = ir.inst_count(), elapsed = ?start.elapsed(), "lifted");
 
-    let (ir_opt, opt_report, egraph_dot, egraph_svg) = match opts.opt_level {
-        OptLevel::O0 => (None, None, None, None),
+    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes) = match opts.opt_level {
+        OptLevel::O0 => (None, None, None, None, Vec::new()),
         OptLevel::O2 => {
             let target = G13Target::new();
             let optimized = opt::optimize(
@@ -143,6 +149,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
                     dump: DumpOptions {
                         dot: opts.dumps.egraph_dot,
                         svg: opts.dumps.egraph_svg,
+                        passes: opts.dumps.ir_passes,
                         ..DumpOptions::default()
                     },
                     ..OptOptions::default()
@@ -155,6 +162,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
                 Some(optimized.report),
                 optimized.dumps.dot,
                 svg,
+                optimized.dumps.passes,
             )
         }
     };
@@ -165,6 +173,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
         opt_report,
         egraph_dot,
         egraph_svg,
+        ir_passes,
     })
 }
 
@@ -178,6 +187,7 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
         opt_report,
         egraph_dot,
         egraph_svg,
+        ir_passes,
     } = optimize(source, opts)?;
     let to_compile = ir_opt.as_ref().unwrap_or(&ir);
     let mut backend = opts.backend.clone();
@@ -195,6 +205,7 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
         opt_report,
         egraph_dot,
         egraph_svg,
+        ir_passes,
         binary,
     })
 }

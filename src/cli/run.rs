@@ -81,6 +81,7 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
     let mut opts = options(&args.shader, SourceKind::detect(&source), false);
     opts.dumps.egraph_dot = args.emit == Emit::EgraphDot;
     opts.dumps.egraph_svg = args.emit == Emit::EgraphSvg;
+    opts.dumps.ir_passes = args.emit == Emit::IrPasses;
     let failed = |source| CliError::Compile {
         path: args.shader.shader.clone(),
         source,
@@ -92,7 +93,7 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
             .1
             .to_string()
             .into_bytes(),
-        Emit::IrOpt | Emit::EgraphDot | Emit::EgraphSvg => {
+        Emit::IrOpt | Emit::IrPasses | Emit::EgraphDot | Emit::EgraphSvg => {
             let optimized = agxc::optimize(&source, &opts).map_err(failed)?;
             match args.emit {
                 Emit::IrOpt => optimized
@@ -100,6 +101,16 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
                     .ok_or_else(not_optimized)?
                     .to_string()
                     .into_bytes(),
+                Emit::IrPasses => {
+                    if optimized.ir_opt.is_none() {
+                        return Err(not_optimized());
+                    }
+                    let mut text = String::new();
+                    for (pass, ir) in &optimized.ir_passes {
+                        text += &format!("; after {pass}\n{ir}\n");
+                    }
+                    text.into_bytes()
+                }
                 Emit::EgraphDot => optimized.egraph_dot.ok_or_else(not_optimized)?.into_bytes(),
                 _ => match optimized.egraph_svg.ok_or_else(not_optimized)? {
                     Ok(svg) => svg.into_bytes(),

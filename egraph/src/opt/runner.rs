@@ -167,9 +167,42 @@ pub struct Report {
     pub unavailable: Vec<String>,
     /// Set when the optimizer kept its input instead of its result, and why.
     pub fallback: Option<String>,
+    /// Saturation rounds (a second one runs when the control-flow passes after the first
+    /// changed the function; see [`crate::passes`]).
+    pub rounds: usize,
+    /// The control-flow passes that ran, in order.
+    pub passes: Vec<crate::passes::PassRun>,
 }
 
 impl Report {
+    /// Adds a later saturation round's figures to this one's (firings, searches and times sum;
+    /// sizes, cost and stop reason are the later round's).
+    pub fn absorb(&mut self, later: Report) {
+        for (name, n) in later.firings {
+            match self.firings.iter_mut().find(|(r, _)| *r == name) {
+                Some(slot) => slot.1 += n,
+                None => self.firings.push((name, n)),
+            }
+        }
+        self.stop_reason = later.stop_reason;
+        self.iterations += later.iterations;
+        self.nodes = later.nodes;
+        self.classes = later.classes;
+        self.full_searches += later.full_searches;
+        self.incremental_searches += later.incremental_searches;
+        self.search_time += later.search_time;
+        self.apply_time += later.apply_time;
+        self.rebuild_time += later.rebuild_time;
+        self.saturation_time += later.saturation_time;
+        self.extraction_time += later.extraction_time;
+        self.elaboration_time += later.elaboration_time;
+        self.cost = later.cost;
+        self.insts_after = later.insts_after;
+        self.unavailable = later.unavailable;
+        self.fallback = self.fallback.take().or(later.fallback);
+        self.rounds += later.rounds;
+    }
+
     /// How often the named rule fired.
     pub fn fired(&self, rule: &str) -> usize {
         self.firings
@@ -212,6 +245,20 @@ impl fmt::Display for Report {
         if let Some(why) = &self.fallback {
             writeln!(f, "  kept the input: {why}")?;
         }
+        writeln!(f, "  saturation rounds: {}", self.rounds)?;
+        let passes: Vec<String> = self
+            .passes
+            .iter()
+            .map(|p| {
+                let mark = if p.changed { "*" } else { "" };
+                format!("{}{mark} ({})", p.pass.name(), p.insts)
+            })
+            .collect();
+        writeln!(
+            f,
+            "  control-flow passes (* changed, instructions after): {}",
+            passes.join(", ")
+        )?;
         if !self.unavailable.is_empty() {
             writeln!(
                 f,
@@ -327,6 +374,8 @@ pub fn saturate_with(
         insts_after: 0,
         unavailable: Vec::new(),
         fallback: None,
+        rounds: 1,
+        passes: Vec::new(),
     };
     (runner.egraph, report)
 }

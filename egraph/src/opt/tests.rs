@@ -289,6 +289,12 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     let v = b
         .effect(EffectOp::Load(ssbo(0)), &[zero], &[Type::F32; 3])
         .to_vec();
+    // A trip count the control-flow passes cannot know (so the loop stays a loop).
+    let n = b.effect(
+        EffectOp::Builtin(crate::ir::Builtin::GlobalId(0)),
+        &[],
+        &[Type::I32],
+    )[0];
     // Used only in the else arm of the `if` below: must move into that arm.
     let only_else = b.pure(PureOp::Exp2, &[v[2]]);
     let (lp, body, params) = b.begin_loop(&[zero, v[2]], &[Type::F32]);
@@ -298,8 +304,7 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     let acc = b.pure(PureOp::Fadd, &[inv, params[1]]);
     let one = b.i32(1);
     let next = b.pure(PureOp::Iadd, &[params[0], one]);
-    let four = b.i32(4);
-    let more = b.pure(PureOp::Slt, &[next, four]);
+    let more = b.pure(PureOp::Slt, &[next, n]);
     let (_, [t, e]) = b.begin_if(more, &[]);
     b.switch_to(t);
     b.yield_(&[]);
@@ -314,6 +319,8 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     b.switch_to(t);
     b.yield_(&[r]);
     b.switch_to(e);
+    // A store keeps the branch (if-conversion never speculates one).
+    b.effect(EffectOp::Store(ssbo(2)), &[zero, only_else], &[]);
     b.yield_(&[only_else]);
     b.switch_to(outer);
     let res = b.results(iff)[0];
