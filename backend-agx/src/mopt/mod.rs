@@ -8,6 +8,7 @@
 //!
 //! | pass | module | does |
 //! |---|---|---|
+//! | `mopt-dce` | [`dce`] | instructions no needed instruction depends on deleted, by strong liveness (values only handed round loops in copies, results nobody reads) |
 //! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
 //!
 //! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
@@ -15,6 +16,7 @@
 //! analyses follow one thread's control flow ([`flow`]).
 
 pub mod coalesce;
+pub mod dce;
 pub mod flow;
 
 use crate::mir::MFunction;
@@ -22,15 +24,18 @@ use crate::mir::MFunction;
 /// What the optimizer did, pass by pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoptStats {
+    /// Instructions deleted as dead.
+    pub dead: u32,
     /// Copies removed by coalescing.
     pub coalesced: u32,
 }
 
 /// Runs the machine-level passes over `m`, calling `dump(pass, m)` after each.
 pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction)) -> MoptStats {
-    let stats = MoptStats {
-        coalesced: coalesce::coalesce(m),
-    };
+    let mut stats = MoptStats::default();
+    stats.dead = dce::remove_dead(m);
+    dump("mopt-dce", m);
+    stats.coalesced = coalesce::coalesce(m);
     dump("mopt-coalesce", m);
     stats
 }
