@@ -9,6 +9,7 @@
 //! | pass | module | does |
 //! |---|---|---|
 //! | `mopt-dce` | [`dce`] | instructions no needed instruction depends on deleted, by strong liveness (values only handed round loops in copies, results nobody reads) |
+//! | `mopt-cse` | [`cse`] | recomputations of an available result turned into copies of it |
 //! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
 //!
 //! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
@@ -16,6 +17,7 @@
 //! analyses follow one thread's control flow ([`flow`]).
 
 pub mod coalesce;
+pub mod cse;
 pub mod dce;
 pub mod flow;
 
@@ -26,6 +28,8 @@ use crate::mir::MFunction;
 pub struct MoptStats {
     /// Instructions deleted as dead.
     pub dead: u32,
+    /// Recomputations replaced by copies.
+    pub cse: u32,
     /// Copies removed by coalescing.
     pub coalesced: u32,
 }
@@ -35,6 +39,8 @@ pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction
     let mut stats = MoptStats::default();
     stats.dead = dce::remove_dead(m);
     dump("mopt-dce", m);
+    stats.cse = cse::eliminate(m);
+    dump("mopt-cse", m);
     stats.coalesced = coalesce::coalesce(m);
     dump("mopt-coalesce", m);
     stats
