@@ -15,7 +15,7 @@
 //! start through them); after the loop the table at its start remains. Entries made inside a
 //! construct do not outlive it.
 //!
-//! Pure ALU instructions take part; derivatives and special registers that depend on which
+//! Pure ALU instructions whose result group is written nowhere else take part; derivatives and special registers that depend on which
 //! threads are active do not, nor do memory and texture instructions.
 
 use std::collections::{HashMap, HashSet};
@@ -122,6 +122,20 @@ fn key_of(inst: &Instr<VReg>) -> Option<(Instr<VReg>, VReg)> {
 /// Replaces recomputations in `m` by copies; returns how many.
 pub fn eliminate(m: &mut MFunction) -> u32 {
     let written = written_by_construct(&m.insts);
+    // Only results whose registers are written once take part: a copy between two such views
+    // almost always coalesces (neither is rewritten while the other lives), while one into
+    // registers written in several places (an `if` result, a loop parameter) would usually
+    // stay a copy, costing what the recomputation cost and keeping the earlier result live.
+    let units = super::flow::UnitMap::new(m);
+    let mut defs = vec![0u32; units.total as usize];
+    for inst in &m.insts {
+        inst.for_each_def(|r| {
+            for u in units.units(r) {
+                defs[u as usize] += 1;
+            }
+        });
+    }
+    let once = |r: &VReg| units.units(r).all(|u| defs[u as usize] == 1);
     let mut table = Table::default();
     // Per open construct: the table at its start (for `else`, `end_if`, `end_loop`).
     let mut saved: Vec<(usize, Table)> = Vec::new();
@@ -155,7 +169,11 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
             MInst::Op(inst) => {
                 let mut defined = Vec::new();
                 inst.for_each_def(|r| defined.push(r.group));
-                let candidate = if pure(&inst) { key_of(&inst) } else { None };
+                let candidate = if pure(&inst) {
+                    key_of(&inst).filter(|(_, dst)| once(dst))
+                } else {
+                    None
+                };
                 if let Some((key, dst)) = &candidate {
                     if let Some(&earlier) = table.entries.get(key) {
                         m.insts[i] = MInst::Op(copy(*dst, earlier));

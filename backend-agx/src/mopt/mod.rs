@@ -10,6 +10,7 @@
 //! |---|---|---|
 //! | `mopt-dce` | [`dce`] | instructions no needed instruction depends on deleted, by strong liveness (values only handed round loops in copies, results nobody reads) |
 //! | `mopt-cse` | [`cse`] | recomputations of an available result turned into copies of it |
+//! | `mopt-copyprop` | [`copyprop`] | copies of uniforms, immediates and float registers with modifiers replaced in their readers |
 //! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
 //!
 //! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
@@ -17,9 +18,11 @@
 //! analyses follow one thread's control flow ([`flow`]).
 
 pub mod coalesce;
+pub mod copyprop;
 pub mod cse;
 pub mod dce;
 pub mod flow;
+pub mod slots;
 
 use crate::mir::MFunction;
 
@@ -30,6 +33,8 @@ pub struct MoptStats {
     pub dead: u32,
     /// Recomputations replaced by copies.
     pub cse: u32,
+    /// Copies propagated into their readers.
+    pub propagated: u32,
     /// Copies removed by coalescing.
     pub coalesced: u32,
 }
@@ -41,6 +46,8 @@ pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction
     dump("mopt-dce", m);
     stats.cse = cse::eliminate(m);
     dump("mopt-cse", m);
+    stats.propagated = copyprop::propagate(m);
+    dump("mopt-copyprop", m);
     stats.coalesced = coalesce::coalesce(m);
     dump("mopt-coalesce", m);
     stats
