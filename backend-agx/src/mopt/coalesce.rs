@@ -10,12 +10,14 @@
 //! leaves the loop). This pass decides on the per-thread control-flow graph ([`super::flow`])
 //! instead, so a loop-carried value keeps one register through the loop and out of it.
 //!
-//! Two groups of the same size and alignment related by a copy at matching offsets
-//! (`iadd d, s, 0`, or element-wise copies of a run) are merged when they do not *interfere*:
-//! no instruction writes a unit of one while the same unit of the other is live after it,
-//! except a copy of exactly that unit from the other (then both hold the same value; Chaitin's
-//! rule, in 16-bit units). Merging renames the source group to the destination; the copy becomes
-//! a copy of a register to itself and is deleted. Copies in deeper loops are tried first. Each
+//! Two groups related by a copy `iadd d, s, 0` (of a whole value, or of one element of a run)
+//! are merged when one fits inside the other at the offsets the copy pairs (the source into the
+//! destination if it fits, so a value lands where a run needs it; else the destination into
+//! the source, so a run element is read where it already is) with the alignment it needs, and
+//! they do not *interfere*: no instruction writes a unit of one while the paired unit of the
+//! other is live after it, except a copy of exactly those units from the other (then both hold
+//! the same value; Chaitin's rule, in 16-bit units). Merging renames the group; the copy
+//! becomes a copy of a register to itself and is deleted. Copies in deeper loops are tried first. Each
 //! round computes liveness once and merges each group at most once; rounds repeat until none
 //! merges (a merge can turn another copy's source into a matching copy).
 //!
@@ -64,7 +66,11 @@ pub fn coalesce(m: &mut MFunction) -> u32 {
         }
         for inst in &mut m.insts {
             *inst = inst.map_regs(|r| match merges.get(&r.group) {
-                Some(&to) => VReg { group: to, ..r },
+                Some(&(into, shift)) => VReg {
+                    group: into,
+                    offset: r.offset + shift,
+                    class: r.class,
+                },
                 None => r,
             });
         }
@@ -75,9 +81,38 @@ pub fn coalesce(m: &mut MFunction) -> u32 {
     (before - m.insts.len()) as u32
 }
 
-/// The copy-related group pairs `(destination, source)` that may merge, with the loop depth and
-/// position of their first copy.
-fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(u32, u32, u32, usize)> {
+/// A possible merge: group `from` becomes the units `shift..` of group `into`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Merge {
+    from: u32,
+    into: u32,
+    shift: u16,
+}
+
+/// How a copy `d = s` could merge its groups: the source into the destination where it fits
+/// (it then lives where it is copied to), else the destination into the source.
+fn merge_for(m: &MFunction, d: VReg, s: VReg) -> Option<Merge> {
+    let fits = |from: VReg, into: VReg| -> Option<Merge> {
+        let shift = into.offset.checked_sub(from.offset)?;
+        let (f, i) = (
+            &m.groups[from.group as usize],
+            &m.groups[into.group as usize],
+        );
+        let ok = f.units + u32::from(shift) <= i.units
+            && u32::from(shift) % f.align.max(1) == 0
+            && i.align >= f.align;
+        ok.then_some(Merge {
+            from: from.group,
+            into: into.group,
+            shift,
+        })
+    };
+    fits(s, d).or_else(|| fits(d, s))
+}
+
+/// The merges copies suggest, with the loop depth and position of their first copy, deepest
+/// first.
+fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usize)> {
     let mut defs = vec![0u32; m.groups.len()];
     for inst in &m.insts {
         let mut last = u32::MAX;
@@ -98,39 +133,46 @@ fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(u32, u32, u32, u
         let Some((d, s)) = copy_of(inst) else {
             continue;
         };
-        let (gd, gs) = (&m.groups[d.group as usize], &m.groups[s.group as usize]);
         if d.group == s.group
-            || d.offset != s.offset
-            || gd != gs
             || ((cross[d.group as usize] || cross[s.group as usize])
                 && !(single(d.group) && single(s.group)))
         {
             continue;
         }
-        if seen.insert((d.group, s.group)) {
-            out.push((d.group, s.group, cfg.depth[i], i));
+        if let Some(merge) = merge_for(m, d, s) {
+            if seen.insert(merge) {
+                out.push((merge, cfg.depth[i], i));
+            }
         }
     }
-    out.sort_by_key(|&(_, _, depth, at)| (std::cmp::Reverse(depth), at));
+    out.sort_by_key(|&(_, depth, at)| (std::cmp::Reverse(depth), at));
     out
 }
 
-/// One round: the merges (source group to destination group) that are safe together.
-fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, u32> {
+/// One round: the merges (group to group and offset) that are safe together.
+fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
     let cfg = Cfg::new(&m.insts);
-    let pairs = candidates(m, &cfg, cross);
-    if pairs.is_empty() {
+    let merges = candidates(m, &cfg, cross);
+    if merges.is_empty() {
         return HashMap::new();
     }
-    let mut partners: HashMap<u32, Vec<u32>> = HashMap::new();
-    for &(d, s, _, _) in &pairs {
-        partners.entry(d).or_default().push(s);
-        partners.entry(s).or_default().push(d);
+    // For each group, its possible partners and the offset of the partner's unit matching
+    // unit 0 of the group.
+    let mut partners: HashMap<u32, Vec<(usize, u32, i32)>> = HashMap::new();
+    for (k, &(mg, _, _)) in merges.iter().enumerate() {
+        let shift = i32::from(mg.shift);
+        partners
+            .entry(mg.from)
+            .or_default()
+            .push((k, mg.into, shift));
+        partners
+            .entry(mg.into)
+            .or_default()
+            .push((k, mg.from, -shift));
     }
     let units = UnitMap::new(m);
     let live = Liveness::new(m, &cfg, &units);
-    let key = |a: u32, b: u32| (a.min(b), a.max(b));
-    let mut conflicts: HashSet<(u32, u32)> = HashSet::new();
+    let mut conflict = vec![false; merges.len()];
     for (b, range) in cfg.blocks.iter().enumerate() {
         let mut now = live.live_out[b].clone();
         for inst in m.insts[range.clone()].iter().rev() {
@@ -138,23 +180,32 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, u32> {
             let mut defined: Vec<u32> = Vec::new();
             inst.for_each_def(|r| {
                 defined.push(r.group);
-                let Some(list) = partners.get(&r.group) else {
-                    return;
-                };
-                for &h in list {
-                    // The same units of the partner, live after this write?
-                    let other = VReg { group: h, ..*r };
-                    let same_value = copy.is_some_and(|(d, s)| d == *r && s == other);
-                    if !same_value && units.units(&other).any(|u| now.contains(u)) {
-                        conflicts.insert(key(r.group, h));
+                for &(k, h, delta) in partners.get(&r.group).into_iter().flatten() {
+                    // The partner's units these registers would share, live after the write?
+                    let hu = m.groups[h as usize].units as i32;
+                    let first = i32::from(r.offset) + delta;
+                    let same_value = copy.is_some_and(|(d, s)| {
+                        d == *r && s.group == h && i32::from(s.offset) == first
+                    });
+                    if same_value {
+                        continue;
+                    }
+                    let base = units.base[h as usize] as i32;
+                    let hit = (first..first + r.class.units() as i32)
+                        .filter(|&u| (0..hu).contains(&u))
+                        .any(|u| now.contains((base + u) as u32));
+                    if hit {
+                        conflict[k] = true;
                     }
                 }
             });
             // One instruction writing both groups of a pair.
-            for (k, &g) in defined.iter().enumerate() {
-                for &h in &defined[k + 1..] {
-                    if g != h && partners.get(&g).is_some_and(|l| l.contains(&h)) {
-                        conflicts.insert(key(g, h));
+            for (i, &g) in defined.iter().enumerate() {
+                for &h in &defined[i + 1..] {
+                    for &(k, p, _) in partners.get(&g).into_iter().flatten() {
+                        if p == h && g != h {
+                            conflict[k] = true;
+                        }
                     }
                 }
             }
@@ -162,16 +213,16 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, u32> {
         }
     }
     let mut used: HashSet<u32> = HashSet::new();
-    let mut merges = HashMap::new();
-    for (d, s, _, _) in pairs {
-        if conflicts.contains(&key(d, s)) || used.contains(&d) || used.contains(&s) {
+    let mut out = HashMap::new();
+    for (k, &(mg, _, _)) in merges.iter().enumerate() {
+        if conflict[k] || used.contains(&mg.from) || used.contains(&mg.into) {
             continue;
         }
-        used.insert(d);
-        used.insert(s);
-        merges.insert(s, d);
+        used.insert(mg.from);
+        used.insert(mg.into);
+        out.insert(mg.from, (mg.into, mg.shift));
     }
-    merges
+    out
 }
 
 #[cfg(test)]
@@ -247,6 +298,51 @@ mod tests {
             "    mov_imm %1, 0\n    loop\n        if sge %1, 7\n            break\n        else\n        \
              end_if\n        iadd %1, %1, 1\n        continue\n    end_loop\n    st_tile %1, rt 0, 0b0001, i32\n"
         );
+    }
+
+    /// Elements of a loaded run copied into a shorter run are read where they are, and a
+    /// value copied into a run element is computed there.
+    #[test]
+    fn runs_and_their_elements_share_registers() {
+        let mut m = MFunction::default();
+        let big = m.new_group(RegClass::Vec32(4));
+        let small = m.new_group(RegClass::Vec32(2));
+        let v = m.new_group(RegClass::R32);
+        let out = m.new_group(RegClass::Vec32(2));
+        m.op(Instr::DeviceLoad(crate::isa::DeviceAccess {
+            data: big,
+            base: crate::isa::MemBase::Uniform(0),
+            offset: crate::isa::MemOffset::Imm(0),
+            format: crate::isa::MemFormat::I32,
+            mask: 0b1111,
+            shift: 0,
+            slot: 0,
+        }));
+        mov(&mut m, small.word(0), big.word(0));
+        mov(&mut m, small.word(1), big.word(1));
+        m.op(Instr::StTile {
+            src: small,
+            rt: 0,
+            mask: 0b11,
+            format: crate::isa::MemFormat::I32,
+        });
+        add1(&mut m, v, big.word(3));
+        mov(&mut m, out.word(0), big.word(2));
+        mov(&mut m, out.word(1), v);
+        m.op(Instr::StTile {
+            src: out,
+            rt: 1,
+            mask: 0b11,
+            format: crate::isa::MemFormat::I32,
+        });
+        let before = m.to_string();
+        assert_eq!(coalesce(&mut m), 4, "{before}\n{m}");
+        let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[1], "st_tile %0:32x2, rt 0, 0b0011, i32", "{m}");
+        // `v` replaces the element it is computed from, which dies there, and lands in the run
+        // the second output reads: the whole second run is the load's upper half.
+        assert_eq!(text[2], "iadd %0+6, %0+6, 1", "{m}");
+        assert_eq!(text[3], "st_tile %0+4:32x2, rt 1, 0b0011, i32", "{m}");
     }
 
     /// A copy whose source is still read after the destination changes stays.
