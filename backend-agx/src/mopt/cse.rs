@@ -81,25 +81,35 @@ fn written_by_construct(insts: &[MInst<VReg>]) -> HashMap<usize, HashSet<u32>> {
     out
 }
 
-/// Available results: instruction (destination left out) to the register holding its result.
+/// Available results: instruction (destination left out, sources through `alias`) to the
+/// register holding its result; and groups that are copies of others (a recomputation replaced
+/// by a copy), so that what reads the copy matches what reads the original.
 #[derive(Clone, Default)]
 struct Table {
     entries: HashMap<Instr<VReg>, VReg>,
+    alias: HashMap<u32, u32>,
 }
 
 impl Table {
-    /// Drops the entries reading or holding a group in `groups`.
+    /// Drops the entries and aliases reading or holding a group in `groups`.
     fn invalidate(&mut self, groups: &dyn Fn(u32) -> bool) {
         self.entries.retain(|key, dst| {
             let mut hit = groups(dst.group);
             key.for_each_use(|r| hit |= groups(r.group));
             !hit
         });
+        self.alias.retain(|&a, &mut b| !groups(a) && !groups(b));
+    }
+
+    /// `inst` with its destination replaced by a placeholder of the same shape and its sources
+    /// by the groups they copy, and its result.
+    fn key_of(&self, inst: &Instr<VReg>) -> Option<(Instr<VReg>, VReg)> {
+        key_of(inst, &self.alias)
     }
 }
 
-/// `inst` with its destination replaced by a placeholder of the same shape, and its result.
-fn key_of(inst: &Instr<VReg>) -> Option<(Instr<VReg>, VReg)> {
+/// See [`Table::key_of`].
+fn key_of(inst: &Instr<VReg>, alias: &HashMap<u32, u32>) -> Option<(Instr<VReg>, VReg)> {
     let mut dst = None;
     let key = inst.map_regs(|r| {
         if dst.is_none() {
@@ -110,7 +120,10 @@ fn key_of(inst: &Instr<VReg>) -> Option<(Instr<VReg>, VReg)> {
                 class: r.class,
             }
         } else {
-            r
+            match alias.get(&r.group) {
+                Some(&g) => VReg { group: g, ..r },
+                None => r,
+            }
         }
     });
     let mut defs = 0;
@@ -170,17 +183,27 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
                 let mut defined = Vec::new();
                 inst.for_each_def(|r| defined.push(r.group));
                 let candidate = if pure(&inst) {
-                    key_of(&inst).filter(|(_, dst)| once(dst))
+                    table.key_of(&inst).filter(|(_, dst)| once(dst))
                 } else {
                     None
                 };
+                let mut new_alias = None;
                 if let Some((key, dst)) = &candidate {
                     if let Some(&earlier) = table.entries.get(key) {
                         m.insts[i] = MInst::Op(copy(*dst, earlier));
                         replaced += 1;
+                        let whole = |r: &VReg| {
+                            r.offset == 0 && m.groups[r.group as usize].units == r.class.units()
+                        };
+                        if whole(dst) && whole(&earlier) && dst.class == earlier.class {
+                            new_alias = Some((dst.group, earlier.group));
+                        }
                     }
                 }
                 table.invalidate(&|g| defined.contains(&g));
+                if let Some((a, b)) = new_alias {
+                    table.alias.insert(a, b);
+                }
                 if let Some((key, dst)) = candidate {
                     let mut reads_own = false;
                     key.for_each_use(|r| reads_own |= r.group == dst.group);
@@ -227,6 +250,44 @@ mod tests {
             mask: 1,
             format: crate::isa::MemFormat::I32,
         });
+    }
+
+    /// Two divisions by one divisor: the second reciprocal is a copy of the first, and what
+    /// reads the copy matches what read the original.
+    #[test]
+    fn recomputations_from_copies_match_too() {
+        let mut m = MFunction::default();
+        let g: Vec<VReg> = (0..6).map(|_| m.new_group(RegClass::R32)).collect();
+        m.op(Instr::GetSr {
+            dst: Dst::new(g[0]),
+            sr: SpecialReg::ThreadPositionInGridX,
+        });
+        let fma = |m: &mut MFunction, d: VReg, r: VReg| {
+            m.op(Instr::Fmadd {
+                prec: Precision::F32,
+                dst: Dst::new(d),
+                sat: false,
+                a: FSrc::reg(g[0]).negated(),
+                b: FSrc::reg(r),
+                c: FSrc::imm(0x30),
+            })
+        };
+        rcp(&mut m, g[1], g[0]);
+        fma(&mut m, g[2], g[1]);
+        rcp(&mut m, g[3], g[0]);
+        fma(&mut m, g[4], g[3]);
+        m.op(Instr::Fadd {
+            prec: Precision::F32,
+            dst: Dst::new(g[5]),
+            sat: false,
+            a: FSrc::reg(g[2]),
+            b: FSrc::reg(g[4]),
+        });
+        out(&mut m, g[5]);
+        assert_eq!(eliminate(&mut m), 2, "{m}");
+        let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[3], "iadd %3, %1, 0");
+        assert_eq!(text[4], "iadd %4, %2, 0");
     }
 
     #[test]
