@@ -58,6 +58,7 @@ pub mod isa;
 pub mod isel;
 pub mod latency;
 pub mod mir;
+pub mod mopt;
 pub mod promote;
 pub mod regalloc;
 pub mod sched;
@@ -186,6 +187,7 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
     dump("collect", &|| m.to_string());
     promote::promote_constants(&mut m, &mut abi);
     dump("promote", &|| m.to_string());
+    mopt::optimize(&mut m, |pass, m| dump(pass, &|| m.to_string()));
     if opts.schedule {
         sched::schedule(&mut m);
         dump("sched", &|| m.to_string());
