@@ -82,11 +82,15 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
     let budget = &config.unroll;
     let mut changed = false;
     let mut baseline: Option<f64> = None;
+    // What the function is now (its reachable loops, its size) changes only when a trial
+    // replaces it: recomputing them per loop made this pass quadratic in loop-heavy functions.
+    let mut now: Option<(HashSet<Inst>, usize)> = None;
     for l in pre_order_loops(f) {
-        if !reachable_loops(f).contains(&l) {
+        let (loops, count) = now.get_or_insert_with(|| (reachable_loops(f), f.inst_count()));
+        if !loops.contains(&l) {
             continue;
         }
-        if !fits(f, l, budget) {
+        if !fits(f, l, budget, *count) {
             continue;
         }
         let base = *baseline.get_or_insert_with(|| {
@@ -111,19 +115,25 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
         if estimate(&trial, target, &config.size) <= base * (1.0 - budget.min_saving) {
             *f = trial;
             baseline = None;
+            now = None;
             changed = true;
         }
     }
     changed
 }
 
-/// The trip count of `l`, if it has one within the budget.
-fn fits(f: &Function, l: Inst, budget: &UnrollBudget) -> bool {
+/// True if `l` has a trip count and its copies fit the budget in `f` of `count` instructions.
+fn fits(f: &Function, l: Inst, budget: &UnrollBudget, count: usize) -> bool {
+    // The function alone may exceed the budget: then no loop fits, and counting its trips
+    // (up to `max_trips` abstract iterations) would be wasted.
+    if count > budget.max_function {
+        return false;
+    }
     let Some(n) = trip_count(f, l, budget.max_trips) else {
         return false;
     };
     let size = subtree_size(f, f.insts[l].blocks[0]) * n as usize;
-    size <= budget.max_insts && f.inst_count() + size <= budget.max_function
+    size <= budget.max_insts && count + size <= budget.max_function
 }
 
 /// Unrolls `l`, then the loops in its copies that became countable; true if `l` was unrolled.
@@ -139,11 +149,13 @@ fn unroll_nest(f: &mut Function, l: Inst, budget: &UnrollBudget) -> bool {
     flatten::run(f);
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
+        let mut now: Option<(HashSet<Inst>, usize)> = None;
         for inner in pre_order_loops(f) {
-            if before.contains(&inner) || !reachable_loops(f).contains(&inner) {
+            if before.contains(&inner) {
                 continue;
             }
-            if !fits(f, inner, budget) {
+            let (loops, count) = now.get_or_insert_with(|| (reachable_loops(f), f.inst_count()));
+            if !loops.contains(&inner) || !fits(f, inner, budget, *count) {
                 continue;
             }
             let Some(n) = trip_count(f, inner, budget.max_trips) else {
@@ -153,6 +165,7 @@ fn unroll_nest(f: &mut Function, l: Inst, budget: &UnrollBudget) -> bool {
                 simplify::run(f);
                 flatten::run(f);
                 progress = true;
+                now = None;
             }
         }
         if !progress {
