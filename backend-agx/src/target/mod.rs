@@ -9,6 +9,9 @@
 //! - [`rules`]: the generic rules plus lowerings to those operations (sin and cos through the
 //!   sine unit, sqrt through `rsqrt_special`, fract through floor), modifier fusions and the
 //!   compare-and-select fusions;
+//! - [`divide`]: integer division by a variable through the integer reciprocal estimate
+//!   `g13.urcp`, and exactly rounded f32 division through `rcp` and one correction, as rules;
+//! - [`imadd`]: integer multiply-add (`g13.imadd`);
 //! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table.
 //!
 //! ```
@@ -24,6 +27,8 @@
 
 pub mod cmpsel;
 pub mod cost;
+pub mod divide;
+pub mod imadd;
 pub mod ops;
 pub mod rules;
 

@@ -73,6 +73,18 @@ fn sqrt_and_saturate_use_the_g13_forms() {
 }
 
 #[test]
+fn divisions_share_their_divisor_part() {
+    // Two divisions by one uniform (an input here): one reciprocal estimate.
+    let s = best("(iadd (udiv ?a:i32 ?d:i32) (urem ?b:i32 ?d:i32))");
+    assert!(s.contains("(g13.urcp ?d)"), "{s}");
+    assert!(!s.contains("udiv") && !s.contains("urem"), "{s}");
+    // By a constant the reciprocal folds: no `rcp` left.
+    let s = best("(fdiv ?a 3.0:f32)");
+    assert!(!s.contains("rcp") && !s.contains("fdiv"), "{s}");
+    assert!(s.contains("0.33333334:f32"), "{s}");
+}
+
+#[test]
 fn integer_division_by_constants_extracts_without_a_reciprocal() {
     for text in [
         "(urem ?x:i32 3:i32)",
