@@ -7,24 +7,33 @@
 //! and samplers converted to descriptors and bound to their slots; after the dispatch, storage
 //! buffers are copied back into the [`Resources`].
 //!
-//! Every run takes [`SimOptions`]: the simulator's step limit (a runaway loop ends there with an
-//! error instead of hanging the caller) and its uninitialized-register check, on by default: the
-//! graph IR has no undefined values (SPIR-V `OpUndef` is lifted to zero), so a read of a
-//! register no instruction has written is a compiler bug (a register given to two values at
-//! once, a copy placed after its use) and must fail the run rather than read a stale zero.
+//! Every run takes [`SimOptions`]: the simulator's limits (instructions per SIMD-group, so a
+//! runaway loop ends with an error instead of hanging the caller; instructions per dispatch;
+//! threads per dispatch), its engine and host threads, and its uninitialized-register check,
+//! on by default: the graph IR has no undefined values (SPIR-V `OpUndef` is lifted to zero), so
+//! a read of a register no instruction has written is a compiler bug (a register given to two
+//! values at once, a copy placed after its use) and must fail the run rather than read a stale
+//! zero.
+//!
+//! A device-memory fault is reported against the resource it hit ([`faults::OutOfBounds`]:
+//! the buffer's set and binding, the offset into it and its size), not only as an address.
 
 use std::collections::BTreeMap;
 
 use agxc_egraph::interp::{FragmentGrid, Resources};
 use agxc_egraph::ir::{Binding, OutputSlot, Stage};
 use agxc_runtime_sim::program::{Program, ProgramMetadata, Stage as SimStage};
-use agxc_runtime_sim::runtime::{Config, FragmentSetup, Plane, Simulator, Varying};
+use agxc_runtime_sim::runtime::{Config, Engine, FragmentSetup, Plane, Simulator, Varying};
 use agxc_runtime_sim::stats::Stats;
 
 use crate::abi::{Abi, UniformContent};
 use crate::Binary;
 
+pub mod crosscheck;
+pub mod faults;
 mod textures;
+
+use faults::{Regions, Resource};
 
 /// Why a run failed.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -41,6 +50,13 @@ pub enum SimError {
     /// A resource the simulator cannot represent.
     #[error("unsupported resource: {0}")]
     Unsupported(String),
+    /// Two simulator modes gave different results ([`crosscheck`]).
+    #[error("simulator modes disagree: {0}")]
+    Disagree(String),
+    /// A device-memory access outside every allocation, located against the shader's
+    /// resources.
+    #[error("simulator: {0}")]
+    OutOfBounds(Box<faults::OutOfBounds>),
 }
 
 /// How the simulator runs a binary.
@@ -48,17 +64,36 @@ pub enum SimError {
 pub struct SimOptions {
     /// Instructions one SIMD-group may execute before the run fails with a step-limit error.
     pub step_limit: u64,
+    /// SIMD-group instructions the whole dispatch or draw may execute.
+    pub max_instructions: u64,
+    /// Threads (compute) or pixels (fragment) a dispatch may have.
+    pub max_grid_threads: u64,
     /// Fail on a read of a register half that no instruction has written for the reading
     /// thread.
     pub check_uninitialized: bool,
+    /// The simulator's executor (both give identical results; the reference one is the
+    /// specification the fast one is checked against).
+    pub engine: Engine,
+    /// Host threads (0: every core for large dispatches; see
+    /// `agxc_runtime_sim::runtime::Config::threads`).
+    pub threads: usize,
+    /// Let programs with device atomics run on several threads (see
+    /// `agxc_runtime_sim::runtime::Config::parallel_atomics`).
+    pub parallel_atomics: bool,
 }
 
 impl Default for SimOptions {
-    /// The simulator's own step limit, and the uninitialized-register check on.
+    /// The simulator's own limits, engine and threads, and the uninitialized-register check on.
     fn default() -> Self {
+        let c = Config::default();
         SimOptions {
-            step_limit: Config::default().step_limit,
+            step_limit: c.step_limit,
+            max_instructions: c.max_instructions,
+            max_grid_threads: c.max_grid_threads,
             check_uninitialized: true,
+            engine: c.engine,
+            threads: c.threads,
+            parallel_atomics: c.parallel_atomics,
         }
     }
 }
@@ -67,7 +102,12 @@ impl SimOptions {
     fn simulator(&self) -> Simulator {
         Simulator::with_config(Config {
             step_limit: self.step_limit,
+            max_instructions: self.max_instructions,
+            max_grid_threads: self.max_grid_threads,
             check_uninitialized: self.check_uninitialized,
+            engine: self.engine,
+            threads: self.threads,
+            parallel_atomics: self.parallel_atomics,
         })
     }
 }
@@ -115,6 +155,7 @@ fn program(binary: &Binary, stage: SimStage) -> Result<Program, SimError> {
 struct Bound {
     buffers: BTreeMap<Binding, (u64, usize)>,
     textures: textures::BoundTextures,
+    regions: Regions,
 }
 
 fn bind(
@@ -124,9 +165,11 @@ fn bind(
     d: Dispatch,
 ) -> Result<Bound, SimError> {
     let mut buffers = BTreeMap::new();
+    let mut regions = Regions::default();
     for (b, buf) in res.buffers() {
         let addr = sim.alloc_bytes(&buf.data)?;
         buffers.insert(b, (addr, buf.data.len()));
+        regions.add(addr, buf.data.len() as u64, Resource::Buffer(b));
     }
     let push = res.push_constants();
     let word = |k: u32| -> u32 {
@@ -137,6 +180,9 @@ fn bind(
         u32::from_le_bytes(w)
     };
     let textures = textures::bind(sim, binary, res)?;
+    for (address, len, b) in textures.regions() {
+        regions.add(address, len, Resource::Texture(b));
+    }
     for slot in &binary.metadata.abi.uniforms {
         let index = u32::from(slot.index);
         let missing = |what: String| SimError::Missing(what);
@@ -155,6 +201,7 @@ fn bind(
             }
             UniformContent::PushAddress => {
                 let addr = sim.alloc_bytes(push)?;
+                regions.add(addr, push.len() as u64, Resource::PushConstants);
                 sim.set_uniform64(index, addr)?;
             }
             UniformContent::PushWord(k) => sim.set_uniform32(index, word(k))?,
@@ -183,7 +230,11 @@ fn bind(
             UniformContent::VertexInput(_) | UniformContent::VertexOutput(_) => {}
         }
     }
-    Ok(Bound { buffers, textures })
+    Ok(Bound {
+        buffers,
+        textures,
+        regions,
+    })
 }
 
 /// Copies storage buffers and textures (which image stores may have written) back into `res`.
@@ -230,14 +281,17 @@ pub fn run_compute_with(
             ..Dispatch::default()
         },
     )?;
-    let stats = sim.dispatch_compute(&program, groups, binary.metadata.workgroup_size)?;
+    let stats = sim
+        .dispatch_compute(&program, groups, binary.metadata.workgroup_size)
+        .map_err(|e| bound.regions.explain(e.into()))?;
     read_back(&sim, &bound, res)?;
     Ok(stats)
 }
 
 /// Shades `grid` with a fragment binary with the default [`SimOptions`]. Varying location `l`
-/// is `ld_var` slot `l`; the interpreter's affine varyings map onto the simulator's planes one
-/// to one, and flat slots carry the words the interpreter's flat inputs read
+/// is `ld_var` slot [`Abi::varying_slot`]`(l)`; the interpreter's affine varyings map onto the
+/// simulator's planes one to one, and flat slots carry the words the interpreter's flat inputs
+/// read
 /// ([`Varying::flat_word`]).
 ///
 /// [`Varying::flat_word`]: agxc_egraph::interp::Varying::flat_word
@@ -274,10 +328,12 @@ pub fn run_fragment_with(
             ..Dispatch::default()
         },
     )?;
-    let slots = abi.varyings.iter().copied().max().map_or(0, |m| m + 1) as usize;
-    let mut varyings = vec![Varying::default(); slots];
+    let mut varyings = vec![Varying::default(); abi.varyings.len()];
     for (&loc, v) in &grid.varyings {
-        if let Some(slot) = varyings.get_mut(loc as usize) {
+        if let Some(slot) = abi
+            .varying_slot(loc)
+            .and_then(|s| varyings.get_mut(s as usize))
+        {
             slot.planes = std::array::from_fn(|c| Plane {
                 base: v.base[c],
                 ddx: v.ddx[c],
@@ -286,7 +342,10 @@ pub fn run_fragment_with(
         }
     }
     for &l in &abi.flat_varyings {
-        if let Some(slot) = varyings.get_mut(l as usize) {
+        if let Some(slot) = abi
+            .varying_slot(l)
+            .and_then(|s| varyings.get_mut(s as usize))
+        {
             slot.flat = true;
         }
     }
@@ -307,7 +366,9 @@ pub fn run_fragment_with(
         varyings,
         clear,
     };
-    let out = sim.shade_fragments(&program, &setup)?;
+    let out = sim
+        .shade_fragments(&program, &setup)
+        .map_err(|e| bound.regions.explain(e.into()))?;
     read_back(&sim, &bound, res)?;
     let mut colour = BTreeMap::new();
     for &rt in &abi.render_targets {
@@ -337,7 +398,8 @@ fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(
     let mut words: BTreeMap<(u32, u8), u32> = BTreeMap::new();
     for input in &abi.flat_inputs {
         let (l, c) = (input.location, input.component);
-        let (Some(v), Some(slot)) = (grid.varyings.get(&l), slots.get_mut(l as usize)) else {
+        let slot = abi.varying_slot(l).and_then(|s| slots.get_mut(s as usize));
+        let (Some(v), Some(slot)) = (grid.varyings.get(&l), slot) else {
             continue;
         };
         let word = v.flat_word(usize::from(c.min(3)), input.ty);
@@ -383,7 +445,7 @@ pub fn run_vertex_with(
     let program = program(binary, SimStage::Compute)?;
     let mut sim = opts.simulator();
     let groups = vertex_count.div_ceil(32).max(1);
-    let _bound = bind(
+    let mut bound = bind(
         &mut sim,
         binary,
         res,
@@ -409,6 +471,9 @@ pub fn run_vertex_with(
                     }
                 }
                 let addr = sim.alloc_bytes(&raw)?;
+                bound
+                    .regions
+                    .add(addr, raw.len() as u64, Resource::VertexInput(l));
                 sim.set_uniform64(index, addr)?;
             }
             UniformContent::VertexOutput(s) => {
@@ -420,13 +485,16 @@ pub fn run_vertex_with(
                     _ => vec![0; bytes as usize],
                 };
                 sim.write(addr, &init)?;
+                bound.regions.add(addr, bytes, Resource::VertexOutput);
                 sim.set_uniform64(index, addr)?;
                 outputs.insert(s, addr);
             }
             _ => {}
         }
     }
-    let stats = sim.dispatch_compute(&program, [groups, 1, 1], [32, 1, 1])?;
+    let stats = sim
+        .dispatch_compute(&program, [groups, 1, 1], [32, 1, 1])
+        .map_err(|e| bound.regions.explain(e.into()))?;
     let mut out = BTreeMap::new();
     for (slot, addr) in outputs {
         let words = sim.read_f32s(addr, 4 * vertex_count as usize)?;
@@ -509,12 +577,19 @@ mod tests {
                 Lowered::Instr(Instr::Stop),
             ],
         );
-        let opts = SimOptions {
-            step_limit: 1000,
-            ..SimOptions::default()
-        };
-        let e = run_compute_with(&spin, &mut out_buffer(), [1, 1, 1], &opts).unwrap_err();
-        assert_eq!(exec_error(e), ExecErrorKind::StepLimit { limit: 1000 });
+        // In every mode: both engines, one thread and several.
+        for engine in [Engine::Fast, Engine::Reference] {
+            for threads in [1, 3] {
+                let opts = SimOptions {
+                    step_limit: 1000,
+                    engine,
+                    threads,
+                    ..SimOptions::default()
+                };
+                let e = run_compute_with(&spin, &mut out_buffer(), [4, 1, 1], &opts).unwrap_err();
+                assert_eq!(exec_error(e), ExecErrorKind::StepLimit { limit: 1000 });
+            }
+        }
     }
 
     #[test]
@@ -563,6 +638,52 @@ mod tests {
         let mut expected = [0xffu8; 16];
         expected[..4].fill(0);
         assert_eq!(res.buffer_data(Binding::new(0, 0)), Some(&expected[..]));
+    }
+
+    #[test]
+    fn an_out_of_bounds_store_names_the_binding_and_offset() {
+        // Two workgroups of four store to elements 0..8 of a four-element buffer.
+        let e = run_compute(&store_id(), &mut out_buffer(), [2, 1, 1]).unwrap_err();
+        let SimError::OutOfBounds(oob) = &e else {
+            panic!("not located: {e}");
+        };
+        assert_eq!(oob.resource, Resource::Buffer(Binding::new(0, 0)));
+        assert_eq!((oob.offset, oob.size, oob.len), (16, 16, 4));
+        assert_eq!((oob.access, oob.thread), ("store", 0));
+        let text = e.to_string();
+        assert!(
+            text.contains("buffer (set 0, binding 0)") && text.contains("offset 16"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn whole_dispatches_are_bounded() {
+        use agxc_runtime_sim::error::{Error, RuntimeError};
+        let binary = store_id();
+        let mut res = Resources::new();
+        res.bind_storage(Binding::new(0, 0), vec![0; 64]);
+        // Four workgroups of a few instructions each pass a budget of 8 SIMD-group
+        // instructions after the second.
+        let budget = SimOptions {
+            max_instructions: 8,
+            ..SimOptions::default()
+        };
+        match run_compute_with(&binary, &mut res, [4, 1, 1], &budget) {
+            Err(SimError::Simulator(Error::Runtime(RuntimeError::InstructionBudget {
+                limit: 8,
+                item,
+                what: "workgroup",
+            }))) => assert!(item < 4),
+            other => panic!("{other:?}"),
+        }
+        let grid = SimOptions {
+            max_grid_threads: 8,
+            ..SimOptions::default()
+        };
+        let e = run_compute_with(&binary, &mut res, [3, 1, 1], &grid).unwrap_err();
+        assert!(e.to_string().contains("grid limit of 8 threads"), "{e}");
+        assert!(run_compute_with(&binary, &mut res, [2, 1, 1], &grid).is_ok());
     }
 
     #[test]

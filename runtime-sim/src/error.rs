@@ -99,7 +99,7 @@ pub enum LoadError {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ExecErrorKind {
     /// The SIMD-group ran more instructions than the configured step limit.
-    #[error("step limit of {limit} instructions reached (runaway loop?)")]
+    #[error("step limit of {limit} instructions per SIMD-group reached (runaway loop?) (`step_limit`, agxc run --step-limit)")]
     StepLimit {
         /// The limit.
         limit: u64,
@@ -377,9 +377,9 @@ pub enum RuntimeError {
         /// The largest thread count.
         max: u32,
     },
-    /// A fragment grid that is empty or has more than [`crate::runtime::MAX_FRAGMENT_PIXELS`]
-    /// pixels.
-    #[error("fragment grid {width}x{height} is empty or larger than {max} pixels")]
+    /// A fragment grid that is empty or has more pixels than
+    /// [`crate::runtime::MAX_FRAGMENT_PIXELS`] or [`crate::runtime::Config::max_grid_threads`].
+    #[error("fragment grid {width}x{height} is empty or larger than the grid limit of {max} pixels (`max_grid_threads`, agxc run --max-grid)")]
     FragmentGrid {
         /// Grid width.
         width: u32,
@@ -388,6 +388,39 @@ pub enum RuntimeError {
         /// The largest pixel count.
         max: u64,
     },
+    /// A compute dispatch with more threads than [`crate::runtime::Config::max_grid_threads`].
+    #[error("dispatch of {groups:?} workgroups of {workgroup:?} threads exceeds the grid limit of {max} threads (`max_grid_threads`, agxc run --max-grid)")]
+    GridTooLarge {
+        /// Workgroups per axis.
+        groups: [u32; 3],
+        /// Workgroup size.
+        workgroup: [u32; 3],
+        /// The limit.
+        max: u64,
+    },
+    /// A dispatch executed more SIMD-group instructions than
+    /// [`crate::runtime::Config::max_instructions`].
+    #[error("instruction budget of {limit} SIMD-group instructions per dispatch exhausted at {what} {item} (`max_instructions`, agxc run --max-instructions)")]
+    InstructionBudget {
+        /// The limit.
+        limit: u64,
+        /// The work item (in dispatch order) after which the total passed the limit.
+        item: u64,
+        /// `workgroup` or `SIMD-group`.
+        what: &'static str,
+    },
+}
+
+impl RuntimeError {
+    /// Whether this is one of the limits that bound a dispatch (grid size, instruction budget).
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            RuntimeError::GridTooLarge { .. }
+                | RuntimeError::InstructionBudget { .. }
+                | RuntimeError::FragmentGrid { .. }
+        )
+    }
 }
 
 /// The crate's error type.

@@ -19,7 +19,8 @@
 //! - [`program::Program`]: code decoded once and checked against its
 //!   [`program::ProgramMetadata`] (stage, registers used, threadgroup memory, stack size).
 //! - [`runtime::Simulator`]: device memory, uniform registers, texture and sampler bindings,
-//!   [`runtime::Simulator::dispatch_compute`] and [`runtime::Simulator::shade_fragments`].
+//!   [`runtime::Simulator::dispatch_compute`] and [`runtime::Simulator::shade_fragments`], with
+//!   the settings of [`runtime::Config`]: limits, engine, host threads.
 //! - [`stats::Stats`]: instructions by [`timing::InstClass`], thread-instructions, cycles per
 //!   SIMD-group from the timing model, register-cache hint counts, occupancy.
 //! - [`disasm::disassemble`]: the community's syntax (`fadd32 r0, r1.discard, r2.cache`).
@@ -71,7 +72,11 @@
 //!   register's halves for the SIMD-group's threads until written (halves the same instruction
 //!   writes are not poisoned); reading a poisoned half is an error naming pc, thread and
 //!   register; a discard hint while some existing thread is inactive is an error.
-//! - [`runtime::Config::step_limit`] bounds the instructions of one SIMD-group (default 2^24).
+//! - [`runtime::Config::step_limit`] bounds the instructions of one SIMD-group (default 2^24),
+//!   [`runtime::Config::max_instructions`] those of a whole dispatch or draw (default 2^32,
+//!   checked after each workgroup or fragment SIMD-group in dispatch order) and
+//!   [`runtime::Config::max_grid_threads`] its size (default 2^28 threads or pixels, checked
+//!   before anything runs); each error names its limit.
 //!
 //! Compute dispatches and the fragment grid are laid out as described in [`runtime`]: workgroups
 //! linearised x fastest into SIMD-groups of 32; fragments in 2x2 quads, lanes `4k..4k+3` of a
@@ -146,24 +151,37 @@
 //! SIMD-group. Occupancy comes from ERRATA.md's table of threads per core by 16-bit registers
 //! used.
 //!
+//! # Engines and threads
+//! Two executors implement the semantics: the reference executor (`exec`), which interprets
+//! each decoded instruction as the ISA document's pseudocode reads, and the fast engine
+//! (`fast`, the default), which runs a translation of the program made once at load, with the
+//! common instruction forms specialised and vectorised and the rest handed to the reference
+//! (its module docs say why an interpreter and not a Cranelift JIT). Both keep every check (the
+//! hint sanitizer, the wait scoreboard, uninitialized reads, the step limit) and give
+//! byte-identical results, statistics and errors; the unit tests run every test program on
+//! both, and the corpus and soak tests compare them on compiled shaders.
+//!
+//! A dispatch's workgroups (compute) or SIMD-groups (fragment) are spread over host threads
+//! ([`runtime::Config::threads`], every core by default for large dispatches); results,
+//! statistics and errors are those of a one-thread run for every program whose workgroups do
+//! not race on the same memory (`runtime::dispatch` says how). Programs with device atomics run
+//! on one thread, in the order `exec::atomic` defines, unless
+//! [`runtime::Config::parallel_atomics`] is set; programs with `uniform_store` always do.
+//!
 //! # Speed
-//! Programs are decoded once; each instruction then runs over 32 lanes in tight loops on a
-//! structure-of-arrays register file. The benchmark binary
-//! `cargo run --release -p agxc-runtime-sim --bin agxc-sim-bench` runs 16384 threads (64
-//! workgroups of 256) and checks the results before reporting. Measured on this project's
-//! shared 2-core machine while other builds kept its load average between 10 and 14,
-//! single-threaded, best of five runs per measurement, over several measurements. CPU time
-//! (from `/proc/thread-self/schedstat`) is the simulator's own speed; wall time shows what the
-//! contention left of it:
+//! Measured with `cargo run --release -p agxc-runtime-sim --bin agxc-sim-bench` (16384 threads,
+//! 64 workgroups of 256; results checked before any figure is reported; CPU time of the
+//! process, best of five) on this project's shared 2-core machine (AMD EPYC, AVX2) at a load
+//! average of about 10 from other builds, so wall times were several times the CPU times:
 //!
-//! | kernel | CPU time | wall time (contended) |
+//! | kernel | reference, 1 thread | fast, 1 thread |
 //! |---|---|---|
-//! | ALU loop (`fmadd`, `fadd`, `fmul`, `iadd`, loop control) | 318-330 M thread-instructions/s | 90-115 M/s |
-//! | memory (`device_load`, `wait`, `iadd`, loop control) | 238-250 M thread-instructions/s | 67-97 M/s |
+//! | ALU loop (`fmadd`, `fadd`, `fmul`, `iadd`, loop control) | 167-220 M thread-instructions/s | 709-771 M/s |
+//! | memory (`device_load`, `wait`, `iadd`, loop control) | 149-186 M/s | 248-744 M/s |
 //!
-//! (Load average 12.4-13.0 during those runs. Register runs of memory instructions live in
-//! fixed arrays rather than vectors, and the rarer instruction families are kept out of line;
-//! before that, interleaved with these runs, the same machine gave 304-312 and 200-209 M/s.)
+//! The fast engine's lane loops are compiled twice: for the baseline target and, chosen at
+//! run time, for x86-64 hosts with AVX2 and FMA (eight lanes per instruction, the host's fused
+//! multiply-add); the README's benchmark section compares whole dispatches with lavapipe.
 
 #![warn(missing_docs)]
 
@@ -172,6 +190,7 @@ pub mod disasm;
 pub mod encoding;
 pub mod error;
 mod exec;
+mod fast;
 pub mod float;
 pub mod formats;
 mod lanes;

@@ -98,6 +98,8 @@ pub struct Program {
     code: Vec<u8>,
     pub(crate) insts: Vec<Decoded>,
     pub(crate) meta: Vec<InstMeta>,
+    /// The program translated for the fast engine.
+    pub(crate) fast: crate::fast::Code,
     index_of_pc: Vec<u32>,
     metadata: ProgramMetadata,
 }
@@ -162,10 +164,16 @@ impl Program {
             }
             meta.push(inst_meta(&d.inst));
         }
+        let index_of = |pc: u32| match index_of_pc.get(pc as usize) {
+            Some(&i) if i != NOT_AN_INSTRUCTION => Some(i as usize),
+            _ => None,
+        };
+        let fast = crate::fast::Code::build(&insts, &meta, code.len() as u32, &index_of);
         Ok(Program {
             code: code.to_vec(),
             insts,
             meta,
+            fast,
             index_of_pc,
             metadata,
         })
@@ -197,6 +205,20 @@ impl Program {
             gpr_halves: self.metadata.gpr_halves,
             threads_per_core: threads_per_core(self.metadata.gpr_halves).unwrap_or(0),
         }
+    }
+
+    /// Whether the program has a `uniform_store` (which changes state the whole dispatch shares).
+    pub fn has_uniform_store(&self) -> bool {
+        self.insts
+            .iter()
+            .any(|d| matches!(d.inst, Inst::UniformStore { .. }))
+    }
+
+    /// Whether the program has a device-memory `atomic`.
+    pub fn has_device_atomics(&self) -> bool {
+        self.insts
+            .iter()
+            .any(|d| matches!(d.inst, Inst::DeviceAtomic { .. }))
     }
 
     /// The index of the instruction starting at byte `pc`, if any.

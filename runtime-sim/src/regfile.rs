@@ -21,6 +21,7 @@ use crate::lanes;
 pub const UNINITIALIZED: u32 = u32::MAX;
 
 /// The register file of one SIMD-group.
+#[derive(Debug, Clone, PartialEq)]
 pub struct RegFile {
     /// `r[n][lane]`: register `rn` of thread `lane`.
     pub r: Box<[[u32; 32]; 128]>,
@@ -47,6 +48,34 @@ impl RegFile {
             pending_pc: [0; 256],
             hazard: poison,
         }
+    }
+
+    /// Resets to the state of [`Self::new`] for a program touching halves `0..halves`: only the
+    /// register rows it can touch are cleared (the others stay unread and unwritten).
+    pub fn reset(&mut self, uninitialized_poisoned: bool, halves: u32) {
+        let rows = (halves as usize).div_ceil(2).min(128);
+        for row in &mut self.r[..rows] {
+            *row = [0; 32];
+        }
+        let poison = if uninitialized_poisoned { u32::MAX } else { 0 };
+        self.poison = [poison; 256];
+        self.poison_pc = [UNINITIALIZED; 256];
+        self.pending = [0; 256];
+        self.pending_pc = [0; 256];
+        self.hazard = [poison; 256];
+    }
+
+    /// The hazard mask of half `h`: the lanes for which touching it is an error (poisoned lanes,
+    /// or every lane while a load into it is pending).
+    #[inline(always)]
+    pub fn hazard(&self, h: u8) -> u32 {
+        self.hazard[usize::from(h)]
+    }
+
+    /// The values of 32-bit register `rn` (`n` below 128, as `Program::load` checks).
+    #[inline(always)]
+    pub fn row(&self, n: u8) -> &[u32; 32] {
+        &self.r[usize::from(n & 127)]
     }
 
     /// Checks that `lanes` may read `reg`.
@@ -154,25 +183,24 @@ impl RegFile {
     pub fn set_half(&mut self, h: u8, v: &[u32; 32], lanes: u32) {
         let row = &mut self.r[usize::from(h >> 1)];
         let shift = u32::from(h & 1) * 16;
-        let keep = !(0xffffu32 << shift);
+        let field = 0xffffu32 << shift;
+        // Branch-free, so that it vectorises: each lane's mask is all ones or zero.
         for (l, slot) in row.iter_mut().enumerate() {
-            if lanes >> l & 1 == 1 {
-                *slot = (*slot & keep) | ((v[l] & 0xffff) << shift);
-            }
+            let m = field & 0u32.wrapping_sub((lanes >> l) & 1);
+            *slot = (*slot & !m) | ((v[l] << shift) & m);
         }
     }
 
     /// Writes `v` into `rn` for `lanes`.
     #[inline(always)]
     pub fn set32(&mut self, n: u8, v: &[u32; 32], lanes: u32) {
-        let row = &mut self.r[usize::from(n)];
+        let row = &mut self.r[usize::from(n & 127)];
         if lanes == u32::MAX {
             *row = *v;
         } else {
             for (l, slot) in row.iter_mut().enumerate() {
-                if lanes >> l & 1 == 1 {
-                    *slot = v[l];
-                }
+                let m = 0u32.wrapping_sub((lanes >> l) & 1);
+                *slot = (*slot & !m) | (v[l] & m);
             }
         }
     }

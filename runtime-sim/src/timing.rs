@@ -185,7 +185,7 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
 }
 
 /// The issue state of one SIMD-group.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Timing {
     next_issue: u64,
     end: u64,
@@ -207,14 +207,17 @@ impl Default for Timing {
 impl Timing {
     /// Issues an instruction reading the 32-bit registers `reads` and writing `writes`; `slot`
     /// is the wait slot of a load (its completion is what `wait` waits for).
+    #[inline]
     pub fn issue(&mut self, cost: Cost, reads: &[u8], writes: &[u8], slot: Option<u8>) {
+        // Register numbers are below 128 (`regs32` clamps them); the mask spares the bounds
+        // checks.
         let mut t = self.next_issue;
         for &r in reads {
-            t = t.max(self.ready[usize::from(r)]);
+            t = t.max(self.ready[usize::from(r & 127)]);
         }
         let done = t + u64::from(cost.latency);
         for &r in writes {
-            self.ready[usize::from(r)] = done;
+            self.ready[usize::from(r & 127)] = done;
         }
         if let Some(s) = slot {
             let s = usize::from(s & 1);

@@ -4,6 +4,7 @@
 
 pub mod resources;
 pub mod run;
+pub mod sim_args;
 pub mod spec;
 
 use std::path::PathBuf;
@@ -44,6 +45,8 @@ pub enum Emit {
     Ir,
     /// The graph IR after optimization.
     IrOpt,
+    /// The graph IR after each control-flow pass of the optimizer, each headed by its name.
+    IrPasses,
     /// The saturated e-graph as Graphviz DOT, extracted nodes marked.
     EgraphDot,
     /// The saturated e-graph as SVG (needs Graphviz's `dot`).
@@ -126,4 +129,7 @@ pub struct RunArgs {
     /// Fragment: varyings (see `agxc run --help` and the README for the layout).
     #[arg(long, value_name = "FILE")]
     pub varyings: Option<PathBuf>,
+    /// Simulator limits, engine and threads.
+    #[command(flatten)]
+    pub sim: sim_args::SimArgs,
 }

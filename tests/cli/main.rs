@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod inputs;
+mod limits;
+
 fn agxc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agxc"))
         .args(args)

@@ -38,6 +38,16 @@ impl BoundTextures {
 }
 
 impl BoundTextures {
+    /// Each bound texture's memory: address, bytes, binding.
+    pub(super) fn regions(&self) -> impl Iterator<Item = (u64, u64, Binding)> + '_ {
+        self.descs.iter().filter_map(|(b, d)| {
+            let bytes = agxc_runtime_sim::texture::Texture::new(*d)
+                .ok()?
+                .byte_size();
+            Some((d.address, bytes, *b))
+        })
+    }
+
     pub(super) fn size(&self, b: Binding, axis: u8) -> Option<u32> {
         let d = self.descs.iter().find(|t| t.0 == b)?.1;
         Some(match axis {

@@ -12,7 +12,9 @@
 //! - [`divide`]: integer division by a variable through the integer reciprocal estimate
 //!   `g13.urcp`, and exactly rounded f32 division through `rcp` and one correction, as rules;
 //! - [`imadd`]: integer multiply-add (`g13.imadd`);
-//! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table.
+//! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table;
+//! - [`passes`]: the budgets of the control-flow passes (unrolling, if-conversion) from the
+//!   cost of the G13's execution-mask code.
 //!
 //! ```
 //! use agxc_backend_agx::target::G13Target;
@@ -30,6 +32,7 @@ pub mod cost;
 pub mod divide;
 pub mod imadd;
 pub mod ops;
+pub mod passes;
 pub mod rules;
 
 #[cfg(test)]
@@ -38,6 +41,7 @@ mod tests;
 use agxc_egraph::ir::CustomOpDef;
 use agxc_egraph::opt::rules::{generic_rules, Rule};
 use agxc_egraph::opt::{Facts, Node, OpCost, Target};
+use agxc_egraph::passes::PassConfig;
 
 /// The Apple G13 GPU.
 pub struct G13Target {
@@ -74,5 +78,9 @@ impl Target for G13Target {
 
     fn cost(&self, node: &Node, facts: &Facts) -> OpCost {
         cost::cost(node, facts)
+    }
+
+    fn passes(&self) -> PassConfig {
+        passes::config()
     }
 }

@@ -57,18 +57,17 @@ impl Machine<'_> {
                 let active = lanes & !g.helper & !g.discarded;
                 for l in (0..32).filter(|l| active >> l & 1 == 1) {
                     let a = bases[l].wrapping_add((offsets[l] << 2) as u64) & !3;
-                    let bytes = self
+                    let at = self
                         .memory
-                        .slice_mut(a, 4)
+                        .allocation(a, 4)
                         .ok_or(ExecErrorKind::DeviceFault {
                             thread: l as u32,
                             access: "atomic",
                             address: a,
                             len: 4,
                         })?;
-                    old[l] = word(bytes);
-                    let new = op.apply(old[l], [v[0][l], v[1][l]]);
-                    bytes.copy_from_slice(&new.to_le_bytes());
+                    let operands = [v[0][l], v[1][l]];
+                    old[l] = at.update(a, |w| op.apply(w, operands));
                 }
                 dst
             }

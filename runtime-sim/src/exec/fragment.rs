@@ -17,6 +17,8 @@
 //!   the target operand `T` is set and bit 0 of the mask operand `S` is clear, the pixel is
 //!   discarded: it keeps the clear colour whatever the thread stored before or stores after.
 
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
 use super::operand::Lanes;
 use super::{Machine, SimdGroup};
 use crate::decode::inst::{Decoded, Inst, MemFormat};
@@ -50,10 +52,53 @@ impl RenderTarget {
     }
 }
 
+/// A render target while it is being shaded: four relaxed atomic words per pixel (RGBA f32
+/// bits), so that the workers of a parallel draw write their own pixels through a shared
+/// reference (see `crate::memory` for why atomics).
+pub(crate) struct SharedTarget {
+    clear: [f32; 4],
+    words: Box<[AtomicU32]>,
+}
+
+impl SharedTarget {
+    /// A target of `pixels` pixels filled with `clear`.
+    pub fn new(pixels: usize, clear: [f32; 4]) -> Self {
+        let words = (0..4 * pixels)
+            .map(|i| AtomicU32::new(clear[i % 4].to_bits()))
+            .collect();
+        SharedTarget { clear, words }
+    }
+
+    /// Component `j` of pixel `p`.
+    fn get(&self, p: usize, j: usize) -> f32 {
+        f32::from_bits(self.words[4 * p + j].load(Relaxed))
+    }
+
+    /// Sets component `j` of pixel `p`.
+    fn set(&self, p: usize, j: usize, v: f32) {
+        self.words[4 * p + j].store(v.to_bits(), Relaxed);
+    }
+
+    /// The finished target.
+    pub fn finish(self, width: u32, height: u32) -> RenderTarget {
+        let pixels = self
+            .words
+            .chunks_exact(4)
+            .map(|px| std::array::from_fn(|j| f32::from_bits(px[j].load(Relaxed))))
+            .collect();
+        RenderTarget {
+            width,
+            height,
+            clear: self.clear,
+            pixels,
+        }
+    }
+}
+
 /// The fragment dispatch's shared state.
 pub(crate) struct FragmentState {
     pub varyings: Vec<Varying>,
-    pub targets: Vec<RenderTarget>,
+    pub targets: Vec<SharedTarget>,
     pub width: u32,
     pub height: u32,
 }
@@ -67,7 +112,7 @@ impl Machine<'_> {
         d: &Decoded,
     ) -> Result<(), ExecErrorKind> {
         let stage = self.stage().name();
-        let Some(fs) = self.fragment.as_deref_mut() else {
+        let Some(fs) = self.fragment else {
             return Err(ExecErrorKind::WrongStage {
                 opcode: d.opcode,
                 stage,
@@ -120,13 +165,14 @@ impl Machine<'_> {
                 let supplied = fs.targets.len() as u32;
                 let width = fs.width;
                 let height = fs.height;
-                let target = fs.targets.get_mut(usize::from(rt)).ok_or(
-                    ExecErrorKind::MissingRenderTarget {
-                        opcode: d.opcode,
-                        rt: u32::from(rt),
-                        supplied,
-                    },
-                )?;
+                let target =
+                    fs.targets
+                        .get(usize::from(rt))
+                        .ok_or(ExecErrorKind::MissingRenderTarget {
+                            opcode: d.opcode,
+                            rt: u32::from(rt),
+                            supplied,
+                        })?;
                 let reg32 = regs.is_32();
                 let pixel = |l: usize| -> Option<usize> {
                     (xs[l] < width && ys[l] < height)
@@ -135,7 +181,7 @@ impl Machine<'_> {
                 if load {
                     for (k, j) in (0..4).filter(|j| mask >> j & 1 == 1).enumerate() {
                         let v: Lanes<u32> = std::array::from_fn(|l| {
-                            let value = pixel(l).map_or(target.clear[j], |p| target.pixels[p][j]);
+                            let value = pixel(l).map_or(target.clear[j], |p| target.get(p, j));
                             float_to_reg(f64::from(value), reg32)
                         });
                         let reg = regs.nth(k as u32);
@@ -155,7 +201,7 @@ impl Machine<'_> {
                         } else {
                             f16_source(raw as u16)
                         };
-                        target.pixels[p][j] = match format {
+                        let stored = match format {
                             MemFormat::F16 => f16_source(f64_to_f16(f64::from(value), true)),
                             MemFormat::U8Norm => {
                                 let q = store_element(MemFormat::U8Norm, value.to_bits(), 0, true);
@@ -163,6 +209,7 @@ impl Machine<'_> {
                             }
                             _ => value,
                         };
+                        target.set(p, j, stored);
                     }
                 }
                 Ok(())
@@ -170,19 +217,15 @@ impl Machine<'_> {
             Inst::SampleMask { target, mask } => {
                 let t = self.read32(g, &target, lanes)?;
                 let s = self.read32(g, &mask, lanes)?;
-                let Some(fs) = self.fragment.as_deref_mut() else {
-                    return Err(ExecErrorKind::WrongStage {
-                        opcode: d.opcode,
-                        stage,
-                    });
-                };
                 for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
                     if t[l] & 1 == 1 && s[l] & 1 == 0 && g.discarded >> l & 1 == 0 {
                         g.discarded |= 1 << l;
                         if xs[l] < fs.width && ys[l] < fs.height {
                             let p = ys[l] as usize * fs.width as usize + xs[l] as usize;
-                            for target in &mut fs.targets {
-                                target.pixels[p] = target.clear;
+                            for target in &fs.targets {
+                                for j in 0..4 {
+                                    target.set(p, j, target.clear[j]);
+                                }
                             }
                         }
                     }

@@ -218,18 +218,18 @@ impl Machine<'_> {
                     let lane_values: [u32; 4] = std::array::from_fn(|k| values[k][l]);
                     let count = usize::from(regs.count);
                     let w = pack_word(format, packed_components(&lane_values[..count], reg32));
-                    let bytes = self.memory.slice_mut(a, 4).ok_or_else(|| fault(l, a, 4))?;
-                    put_le(bytes, w);
+                    let at = self.memory.allocation(a, 4).ok_or_else(|| fault(l, a, 4))?;
+                    at.store(a, 4, w);
                     continue;
                 }
                 for (k, j) in elements(mask) {
                     let ea = a.wrapping_add(u64::from(j * size));
                     let bits = store_element(format, values[k][l], j, reg32);
-                    let bytes = self
+                    let at = self
                         .memory
-                        .slice_mut(ea, u64::from(size))
+                        .allocation(ea, u64::from(size))
                         .ok_or_else(|| fault(l, ea, size))?;
-                    put_le(bytes, bits);
+                    at.store(ea, size, bits);
                 }
             }
             return Ok(());
@@ -238,8 +238,8 @@ impl Machine<'_> {
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             let a = address(l);
             if packed {
-                let bytes = self.memory.slice(a, 4).ok_or_else(|| fault(l, a, 4))?;
-                let comps = load_packed(format, get_le(bytes), reg32);
+                let at = self.memory.allocation(a, 4).ok_or_else(|| fault(l, a, 4))?;
+                let comps = load_packed(format, at.load(a, 4), reg32);
                 for (k, v) in values.iter_mut().enumerate() {
                     v[l] = comps[k];
                 }
@@ -247,11 +247,11 @@ impl Machine<'_> {
             }
             for (k, j) in elements(mask) {
                 let ea = a.wrapping_add(u64::from(j * size));
-                let bytes = self
+                let at = self
                     .memory
-                    .slice(ea, u64::from(size))
+                    .allocation(ea, u64::from(size))
                     .ok_or_else(|| fault(l, ea, size))?;
-                values[k][l] = load_element(format, get_le(bytes), j, reg32);
+                values[k][l] = load_element(format, at.load(ea, size), j, reg32);
             }
         }
         Self::write_run(g, regs, &values, lanes)?;

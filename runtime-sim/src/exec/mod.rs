@@ -23,8 +23,8 @@ mod quad;
 mod sr;
 mod texture;
 
-pub(crate) use fragment::FragmentState;
 pub use fragment::RenderTarget;
+pub(crate) use fragment::{FragmentState, SharedTarget};
 pub use sr::special_register_name;
 
 use std::collections::BTreeMap;
@@ -51,7 +51,7 @@ pub(crate) enum GroupState {
 }
 
 /// The ids special registers report, per lane.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ThreadIds {
     /// `thread_position_in_threadgroup` (compute).
     pub local: [[u32; 32]; 3],
@@ -68,6 +68,7 @@ pub(crate) struct ThreadIds {
 }
 
 /// One SIMD-group's state.
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SimdGroup {
     pub regs: RegFile,
     /// Active threads.
@@ -112,6 +113,37 @@ impl SimdGroup {
     }
 }
 
+impl SimdGroup {
+    /// Reuses this SIMD-group's storage for a new one, as [`SimdGroup::new`] would make it, for a
+    /// program touching halves `0..halves` (workers keep their SIMD-groups between workgroups
+    /// rather than allocate and clear a register file for each).
+    #[allow(clippy::too_many_arguments)]
+    pub fn reset(
+        &mut self,
+        id: u32,
+        live: u32,
+        ids: ThreadIds,
+        config: &Config,
+        stack_size: u32,
+        halves: u32,
+    ) {
+        self.regs.reset(config.check_uninitialized, halves);
+        self.exec = live;
+        self.live = live;
+        self.index = 0;
+        self.state = GroupState::Running;
+        self.steps = 0;
+        self.sp = 0;
+        self.stack.clear();
+        self.stack.resize(32 * stack_size as usize, 0);
+        self.timing = Timing::default();
+        self.id = id;
+        self.ids = ids;
+        self.helper = 0;
+        self.discarded = 0;
+    }
+}
+
 /// What the step did to control flow.
 pub(crate) enum Flow {
     Next,
@@ -126,11 +158,30 @@ pub(crate) struct Machine<'a> {
     pub program: &'a Program,
     pub config: &'a Config,
     pub uniforms: &'a mut [u32; 256],
-    pub memory: &'a mut DeviceMemory,
+    pub memory: &'a DeviceMemory,
     pub textures: &'a BTreeMap<u32, TextureDescriptor>,
     pub samplers: &'a BTreeMap<u32, SamplerDescriptor>,
     pub stats: &'a mut Stats,
-    pub fragment: Option<&'a mut FragmentState>,
+    pub fragment: Option<&'a FragmentState>,
+}
+
+/// Per-worker state an engine keeps between SIMD-groups (the fast engine's per-instruction
+/// counters).
+pub(crate) struct Scratch {
+    fast: crate::fast::Counters,
+}
+
+impl Scratch {
+    pub fn new(program: &Program) -> Self {
+        Scratch {
+            fast: crate::fast::Counters::new(program),
+        }
+    }
+
+    /// Adds what the engine counted per instruction to `stats`, and clears it.
+    pub fn flush(&mut self, program: &Program, stats: &mut Stats) {
+        self.fast.flush(program, stats);
+    }
 }
 
 type Step = Result<Flow, ExecErrorKind>;
@@ -139,6 +190,19 @@ impl Machine<'_> {
     /// The stage being run.
     pub fn stage(&self) -> Stage {
         self.program.metadata().stage
+    }
+
+    /// Runs `g` with the configured engine until it stops, reaches a barrier or fails.
+    pub fn run_with(
+        &mut self,
+        g: &mut SimdGroup,
+        tg: &mut [u8],
+        scratch: &mut Scratch,
+    ) -> Result<(), ExecError> {
+        match self.config.engine {
+            crate::runtime::Engine::Reference => self.run(g, tg),
+            crate::runtime::Engine::Fast => crate::fast::run(self, g, tg, &mut scratch.fast),
+        }
     }
 
     /// Runs `g` until it stops, reaches a barrier or fails. `tg` is its workgroup's threadgroup
@@ -168,15 +232,8 @@ impl Machine<'_> {
             }
             let meta = &program.meta[i];
             self.stats.record(meta, g.exec);
-            let slot = match d.inst {
-                Inst::Device {
-                    store: false, slot, ..
-                } => Some(slot),
-                Inst::DeviceAtomic { slot, .. } => Some(slot),
-                Inst::Texture(t) => Some(t.slot),
-                _ => None,
-            };
-            g.timing.issue(meta.cost, &meta.reads, &meta.writes, slot);
+            g.timing
+                .issue(meta.cost, &meta.reads, &meta.writes, load_slot(&d.inst));
             let exec_before = g.exec;
             if !meta.discards.is_empty() && g.exec != g.live {
                 return Err(err(ExecErrorKind::DiscardUnderPartialMask {
@@ -206,7 +263,7 @@ impl Machine<'_> {
     }
 
     /// The instruction index of a control-flow target.
-    fn resolve(&self, d: &Decoded, target: i64) -> Result<usize, ExecErrorKind> {
+    pub(crate) fn resolve(&self, d: &Decoded, target: i64) -> Result<usize, ExecErrorKind> {
         let code_size = self.program.code().len() as u32;
         if target < 0 || target >= i64::from(code_size) {
             return Err(ExecErrorKind::TargetOutOfRange {
@@ -227,7 +284,7 @@ impl Machine<'_> {
     /// rarer ones (memory, fragment I/O, textures, ballots and shuffles) are `#[inline(never)]`
     /// so that this function, entered once per instruction, stays small: with them inlined the
     /// benchmark's ALU loop ran 5-8% slower.
-    fn step(&mut self, g: &mut SimdGroup, d: &Decoded, tg: &mut [u8]) -> Step {
+    pub(crate) fn step(&mut self, g: &mut SimdGroup, d: &Decoded, tg: &mut [u8]) -> Step {
         match &d.inst {
             Inst::Mov { .. }
             | Inst::GetSr { .. }
@@ -277,10 +334,28 @@ impl Machine<'_> {
     }
 }
 
+/// The wait slot on which an instruction's results arrive (loads, atomics, textures), for the
+/// timing model.
+pub(crate) fn load_slot(inst: &Inst) -> Option<u8> {
+    match *inst {
+        Inst::Device {
+            store: false, slot, ..
+        } => Some(slot),
+        Inst::DeviceAtomic { slot, .. } => Some(slot),
+        Inst::Texture(t) => Some(t.slot),
+        _ => None,
+    }
+}
+
 /// Poisons the halves the instruction's discard hints name, for the threads that executed it,
 /// except halves the instruction itself wrote ("discard on a source register can be used with
 /// cache on the same destination register").
-fn apply_discards(g: &mut SimdGroup, meta: &crate::program::InstMeta, d: &Decoded, lanes: u32) {
+pub(crate) fn apply_discards(
+    g: &mut SimdGroup,
+    meta: &crate::program::InstMeta,
+    d: &Decoded,
+    lanes: u32,
+) {
     for &reg in &meta.discards {
         let (first, count) = reg.halves();
         for h in first..first + count {

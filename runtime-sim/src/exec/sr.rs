@@ -42,7 +42,7 @@ pub fn special_register_name(sr: u8) -> Option<&'static str> {
 
 impl Machine<'_> {
     /// The value of special register `sr` in every lane.
-    pub(super) fn special_register(
+    pub(crate) fn special_register(
         &self,
         g: &SimdGroup,
         sr: u8,

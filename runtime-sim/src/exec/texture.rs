@@ -95,6 +95,28 @@ impl Machine<'_> {
         let samp_slots = self.slots(g, t.sampler, lanes)?;
 
         let float = |v: u32| f32::from_bits(v);
+        let offsets = |l: usize| -> [i32; 3] {
+            if !t.offset {
+                return [0; 3];
+            }
+            let packed = extra[usize::from(t.compare)][l];
+            std::array::from_fn(|i| ((((packed >> (4 * i)) & 0xF) << 28) as i32) >> 28)
+        };
+        if let Some(fast) = self.fast_2d(t, &tex_slots, &samp_slots, lanes) {
+            let mut results: RunValues = Default::default();
+            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+                let [ox, oy, _] = offsets(l);
+                let rgba = fast.sample([float(coords[0][l]), float(coords[1][l])], [ox, oy]);
+                for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
+                    results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());
+                }
+            }
+            Self::write_run(g, t.dst, &results, lanes)?;
+            for k in 0..u32::from(t.dst.count) {
+                g.regs.set_pending(t.dst.nth(k), t.slot, d.pc);
+            }
+            return Ok(());
+        }
         let coord = |l: usize| -> [f32; 3] {
             std::array::from_fn(|c| {
                 if (c as u32) < n {
@@ -162,7 +184,7 @@ impl Machine<'_> {
                     _ => 0,
                 };
                 texture
-                    .fetch(&*self.memory, ints, layer, level)
+                    .fetch(self.memory, ints, layer, level)
                     .map_err(texture_error)?
             } else {
                 let sampler_slot = samp_slots[l];
@@ -207,19 +229,15 @@ impl Machine<'_> {
                 if t.dim.is_array() {
                     req = req.with_layer(float(coords[n as usize][l]));
                 }
-                let mut e = 0;
                 if t.compare {
                     req = req.with_compare(float(extra[0][l]));
-                    e = 1;
                 }
                 if t.offset {
-                    let packed = extra[e][l];
-                    let nibble = |i: u32| ((((packed >> (4 * i)) & 0xF) << 28) as i32) >> 28;
-                    req = req.with_offset([nibble(0), nibble(1), nibble(2)]);
+                    req = req.with_offset(offsets(l));
                 }
                 match t.gather {
-                    Some(component) => texture.gather(&*self.memory, &sampler, &req, component),
-                    None => texture.sample(&*self.memory, &sampler, &req),
+                    Some(component) => texture.gather(self.memory, &sampler, &req, component),
+                    None => texture.sample(self.memory, &sampler, &req),
                 }
                 .map_err(texture_error)?
             };
@@ -239,6 +257,34 @@ impl Machine<'_> {
             g.regs.set_pending(t.dst.nth(k), t.slot, d.pc);
         }
         Ok(())
+    }
+
+    /// The texture unit's fast path for this instruction (see `crate::texture`'s `fast`): a
+    /// plain 2D sample (no load, gather or compare) whose active lanes all name the same
+    /// texture and sampler, a pair the fast path handles. Anything the general path would
+    /// report as an error (unbound slots, a dimensionality mismatch, a bad descriptor) keeps it
+    /// off the fast path.
+    fn fast_2d(
+        &self,
+        t: &TextureInst,
+        tex_slots: &Lanes<u32>,
+        samp_slots: &Lanes<u32>,
+        lanes: u32,
+    ) -> Option<crate::texture::Fast2d<'_>> {
+        if t.load || t.gather.is_some() || t.compare || t.dim != TexInstDim::D2 || lanes == 0 {
+            return None;
+        }
+        let first = lanes.trailing_zeros() as usize;
+        let (tex, samp) = (tex_slots[first], samp_slots[first]);
+        let uniform = (0..32)
+            .filter(|l| lanes >> l & 1 == 1)
+            .all(|l| tex_slots[l] == tex && samp_slots[l] == samp);
+        if !uniform {
+            return None;
+        }
+        let desc = *self.textures.get(&tex)?;
+        let sampler = self.samplers.get(&samp)?;
+        Texture::new(desc).ok()?.fast_2d(self.memory, sampler)
     }
 
     /// `image_write`: each live, non-helper thread converts its four components to the
@@ -310,16 +356,14 @@ impl Machine<'_> {
                 }
             });
             let (bytes, len) = format.encode(words);
-            let out =
-                self.memory
-                    .slice_mut(address, len as u64)
-                    .ok_or(ExecErrorKind::DeviceFault {
-                        thread,
-                        access: "image store",
-                        address,
-                        len: len as u32,
-                    })?;
-            out.copy_from_slice(&bytes[..len]);
+            self.memory
+                .store_bytes(address, &bytes[..len])
+                .map_err(|_| ExecErrorKind::DeviceFault {
+                    thread,
+                    access: "image store",
+                    address,
+                    len: len as u32,
+                })?;
         }
         Ok(())
     }

@@ -1,12 +1,17 @@
-//! Runs test programs on one SIMD-group and exposes its registers.
+//! Runs test programs on one SIMD-group and exposes its registers. Every program runs on both
+//! engines (the reference executor and the fast engine), from identical copies of the
+//! environment, and everything they leave behind must agree: the result or error, the
+//! SIMD-group's registers, checker state, execution mask, timing and stack, device memory,
+//! uniforms, threadgroup memory and statistics. So every unit test of an instruction's
+//! semantics or of a checker is also a differential test of the fast engine.
 
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ExecError};
-use crate::exec::{Machine, SimdGroup, ThreadIds};
+use crate::exec::{Machine, Scratch, SimdGroup, ThreadIds};
 use crate::memory::DeviceMemory;
 use crate::program::{Program, ProgramMetadata, Stage};
-use crate::runtime::Config;
+use crate::runtime::{Config, Engine};
 use crate::stats::Stats;
 use crate::texture::{SamplerDescriptor, TextureDescriptor};
 
@@ -14,6 +19,7 @@ use crate::texture::{SamplerDescriptor, TextureDescriptor};
 pub const STOP: [u8; 2] = [0x88, 0x00];
 
 /// A test environment: the state a dispatch shares.
+#[derive(Clone)]
 pub struct Env {
     pub uniforms: [u32; 256],
     pub memory: DeviceMemory,
@@ -47,7 +53,40 @@ impl Env {
         &mut self,
         code: &[u8],
         live: u32,
-        setup: impl FnOnce(&mut SimdGroup),
+        setup: impl Fn(&mut SimdGroup),
+    ) -> Result<SimdGroup, Error> {
+        let mut fast = self.clone();
+        let reference = self.run_on(Engine::Reference, code, live, &setup);
+        let other = fast.run_on(Engine::Fast, code, live, &setup);
+        assert_eq!(reference, other, "the engines disagree on the result");
+        assert_eq!(
+            self.uniforms, fast.uniforms,
+            "the engines disagree on uniforms"
+        );
+        assert_eq!(
+            self.tg, fast.tg,
+            "the engines disagree on threadgroup memory"
+        );
+        assert_eq!(self.stats, fast.stats, "the engines disagree on statistics");
+        let spans: Vec<_> = self.memory.allocations().collect();
+        assert_eq!(spans, fast.memory.allocations().collect::<Vec<_>>());
+        for (address, len) in spans {
+            assert_eq!(
+                self.memory.read(address, len).ok(),
+                fast.memory.read(address, len).ok(),
+                "the engines disagree on device memory at {address:#x}"
+            );
+        }
+        reference
+    }
+
+    /// Runs `code` on one engine.
+    fn run_on(
+        &mut self,
+        engine: Engine,
+        code: &[u8],
+        live: u32,
+        setup: &dyn Fn(&mut SimdGroup),
     ) -> Result<SimdGroup, Error> {
         let mut full = code.to_vec();
         full.extend_from_slice(&STOP);
@@ -58,32 +97,39 @@ impl Env {
             stack_size: self.stack_size,
         };
         let program = Program::load(&full, meta)?;
-        let mut g = SimdGroup::new(0, live, ThreadIds::default(), &self.config, self.stack_size);
+        let config = Config {
+            engine,
+            ..self.config
+        };
+        let mut g = SimdGroup::new(0, live, ThreadIds::default(), &config, self.stack_size);
         setup(&mut g);
+        let mut scratch = Scratch::new(&program);
         let mut machine = Machine {
             program: &program,
-            config: &self.config,
+            config: &config,
             uniforms: &mut self.uniforms,
-            memory: &mut self.memory,
+            memory: &self.memory,
             textures: &self.textures,
             samplers: &self.samplers,
             stats: &mut self.stats,
             fragment: None,
         };
-        machine.run(&mut g, &mut self.tg).map_err(Error::from)?;
+        let result = machine.run_with(&mut g, &mut self.tg, &mut scratch);
+        scratch.flush(&program, &mut self.stats);
+        result.map_err(Error::from)?;
         Ok(g)
     }
 }
 
 /// Runs `code` on 32 live threads after `setup`; panics on failure.
-pub fn run(code: &[u8], setup: impl FnOnce(&mut SimdGroup)) -> SimdGroup {
+pub fn run(code: &[u8], setup: impl Fn(&mut SimdGroup)) -> SimdGroup {
     Env::default()
         .run(code, u32::MAX, setup)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs `code` and returns the execution error it must produce.
-pub fn run_err(code: &[u8], live: u32, setup: impl FnOnce(&mut SimdGroup)) -> ExecError {
+pub fn run_err(code: &[u8], live: u32, setup: impl Fn(&mut SimdGroup)) -> ExecError {
     match Env::default().run(code, live, setup) {
         Err(Error::Exec(e)) => e,
         Err(other) => panic!("expected an execution error, got {other}"),

@@ -5,6 +5,7 @@
 
 mod asm;
 mod atomic_ops;
+mod engines;
 mod exec_mask;
 mod float_ops;
 mod golden;

@@ -9,7 +9,7 @@ use crate::disasm::disassemble;
 use crate::encoding::Opcode;
 use crate::error::{DecodeErrorKind, Error, ExecErrorKind, LoadError, RuntimeError};
 use crate::program::{Program, ProgramMetadata, Stage};
-use crate::runtime::{Config, FragmentSetup, Simulator};
+use crate::runtime::{Config, Engine, FragmentSetup, Simulator};
 
 fn load_err(code: &[u8], meta: ProgramMetadata) -> LoadError {
     match Program::load(code, meta) {
@@ -186,13 +186,72 @@ fn a_runaway_loop_ends_at_the_configured_step_limit() {
         ProgramMetadata::compute(2),
     )
     .expect("loads");
-    let mut sim = Simulator::with_config(Config {
-        step_limit: 5000,
-        ..Config::default()
-    });
-    match sim.dispatch_compute(&program, [1, 1, 1], [1, 1, 1]) {
-        Err(Error::Exec(e)) => assert_eq!(e.kind, ExecErrorKind::StepLimit { limit: 5000 }),
-        other => panic!("expected the step limit: {:?}", other.err()),
+    // In every mode: both engines, one host thread and several, compute and fragment.
+    for engine in [Engine::Fast, Engine::Reference] {
+        for threads in [1, 2] {
+            let mut sim = Simulator::with_config(Config {
+                step_limit: 5000,
+                engine,
+                threads,
+                ..Config::default()
+            });
+            match sim.dispatch_compute(&program, [3, 1, 1], [1, 1, 1]) {
+                Err(Error::Exec(e)) => {
+                    assert_eq!(e.kind, ExecErrorKind::StepLimit { limit: 5000 })
+                }
+                other => panic!("expected the step limit: {:?}", other.err()),
+            }
+        }
+    }
+}
+
+#[test]
+fn dispatches_are_bounded_by_grid_size_and_instruction_budget() {
+    // Three instructions per SIMD-group.
+    let code = [
+        enc(Opcode::Iadd, &[]),
+        enc(Opcode::Iadd, &[]),
+        vec![0x88, 0x00],
+    ]
+    .concat();
+    let program = Program::load(&code, ProgramMetadata::compute(4)).expect("loads");
+    for engine in [Engine::Fast, Engine::Reference] {
+        for threads in [1, 2] {
+            let config = Config {
+                engine,
+                threads,
+                max_instructions: 30,
+                max_grid_threads: 1 << 20,
+                ..Config::default()
+            };
+            let mut sim = Simulator::with_config(config);
+            // Ten workgroups of one SIMD-group: 30 instructions, within the budget.
+            let stats = sim
+                .dispatch_compute(&program, [10, 1, 1], [32, 1, 1])
+                .expect("within the budget");
+            assert_eq!(stats.instructions, 30);
+            // The eleventh workgroup passes it, whichever thread runs it.
+            assert_eq!(
+                sim.dispatch_compute(&program, [100, 1, 1], [32, 1, 1]),
+                Err(Error::Runtime(RuntimeError::InstructionBudget {
+                    limit: 30,
+                    item: 10,
+                    what: "workgroup",
+                }))
+            );
+            // 2^20 threads fit; one more workgroup does not, and nothing runs.
+            assert!(sim
+                .dispatch_compute(&program, [1 << 15, 1, 1], [32, 1, 1])
+                .is_err());
+            assert!(matches!(
+                sim.dispatch_compute(&program, [(1 << 15) + 1, 1, 1], [32, 1, 1]),
+                Err(Error::Runtime(RuntimeError::GridTooLarge { .. }))
+            ));
+            assert!(matches!(
+                sim.dispatch_compute(&program, [65535, 65535, 65535], [1024, 1, 1]),
+                Err(Error::Runtime(RuntimeError::GridTooLarge { max, .. })) if max == 1 << 20
+            ));
+        }
     }
 }
 
@@ -268,27 +327,18 @@ fn random_bytes_never_panic() {
         let Ok(program) = Program::load(&code, meta) else {
             return TestResult::passed();
         };
-        let mut sim = Simulator::with_config(Config {
+        let config = Config {
             step_limit: 2000,
             check_uninitialized: true,
-        });
-        if let Ok(addr) = sim.alloc(256, 16) {
-            let _ = sim.set_uniform64(0, addr);
-        }
-        let _ = match stage {
-            Stage::Compute => sim
-                .dispatch_compute(&program, [2, 1, 1], [40, 1, 1])
-                .map(|_| ()),
-            Stage::Fragment => {
-                let setup = FragmentSetup {
-                    width: 3,
-                    height: 3,
-                    varyings: vec![Default::default(); 2],
-                    clear: vec![[0.0; 4]; 2],
-                };
-                sim.shade_fragments(&program, &setup).map(|_| ())
-            }
+            ..Config::default()
         };
+        let setup = FragmentSetup {
+            width: 3,
+            height: 3,
+            varyings: vec![Default::default(); 2],
+            clear: vec![[0.0; 4]; 2],
+        };
+        same_on_every_engine(&program, config, 256, [2, 1, 1], [40, 1, 1], &setup);
         TestResult::passed()
     }
     QuickCheck::new()
@@ -299,7 +349,7 @@ fn random_bytes_never_panic() {
 /// A plausible value for field `name` of width `width` from the random word `r`: operand types,
 /// masks, modes and register numbers are biased toward encodings the decoder accepts, so that most
 /// generated programs get past it and run.
-fn plausible(name: &str, width: u32, r: u64) -> u64 {
+pub(super) fn plausible(name: &str, width: u32, r: u64) -> u64 {
     let pick = |options: &[u64]| options[(r % options.len() as u64) as usize];
     match name {
         "At" | "Bt" | "Ct" if width == 4 => pick(&[0, 1, 2, 3, 5, 6, 9, 10, 11]),
@@ -363,27 +413,18 @@ fn random_valid_encodings_never_panic() {
             stack_size: 16,
         };
         if let Ok(program) = Program::load(&code, meta) {
-            let mut sim = Simulator::with_config(Config {
+            let config = Config {
                 step_limit: 500,
                 check_uninitialized: false,
-            });
-            if let Ok(addr) = sim.alloc(4096, 16) {
-                let _ = sim.set_uniform64(0, addr);
-            }
-            let _ = match stage {
-                Stage::Compute => sim
-                    .dispatch_compute(&program, [1, 1, 1], [33, 1, 1])
-                    .map(|_| ()),
-                Stage::Fragment => {
-                    let setup = FragmentSetup {
-                        width: 3,
-                        height: 2,
-                        varyings: vec![Default::default(); 16],
-                        clear: vec![[0.0; 4]; 8],
-                    };
-                    sim.shade_fragments(&program, &setup).map(|_| ())
-                }
+                ..Config::default()
             };
+            let setup = FragmentSetup {
+                width: 3,
+                height: 2,
+                varyings: vec![Default::default(); 16],
+                clear: vec![[0.0; 4]; 8],
+            };
+            same_on_every_engine(&program, config, 4096, [1, 1, 1], [33, 1, 1], &setup);
             LOADED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         TestResult::passed()
@@ -396,3 +437,63 @@ fn random_valid_encodings_never_panic() {
 }
 
 static LOADED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// What a dispatch left behind: its result, and on success the device memory.
+type Outcome = (Result<String, Error>, Option<Vec<u8>>);
+
+/// Runs `program` (a buffer of `bytes` bytes at `u0_u1`) with `config` on one engine and host
+/// thread count.
+fn dispatch(
+    program: &Program,
+    config: Config,
+    bytes: u64,
+    groups: [u32; 3],
+    workgroup: [u32; 3],
+    setup: &FragmentSetup,
+) -> Outcome {
+    let mut sim = Simulator::with_config(config);
+    let addr = sim.alloc(bytes, 16).expect("small allocation");
+    sim.set_uniform64(0, addr).expect("uniform");
+    let result = match program.metadata().stage {
+        Stage::Compute => sim
+            .dispatch_compute(program, groups, workgroup)
+            .map(|stats| format!("{stats:?}")),
+        Stage::Fragment => sim
+            .shade_fragments(program, setup)
+            .map(|out| format!("{:?}", (out.stats, out.targets))),
+    };
+    let memory = result
+        .is_ok()
+        .then(|| sim.read(addr, bytes).expect("read back"));
+    (result, memory)
+}
+
+/// Runs a random program on both engines, one host thread each, and requires identical
+/// results, statistics, errors and memory; then on several threads, which must not panic
+/// (random programs race between workgroups, so their results may differ).
+fn same_on_every_engine(
+    program: &Program,
+    config: Config,
+    bytes: u64,
+    groups: [u32; 3],
+    workgroup: [u32; 3],
+    setup: &FragmentSetup,
+) {
+    let run = |engine, threads| {
+        let c = Config {
+            engine,
+            threads,
+            ..config
+        };
+        dispatch(program, c, bytes, groups, workgroup, setup)
+    };
+    let reference = run(Engine::Reference, 1);
+    let fast = run(Engine::Fast, 1);
+    assert_eq!(
+        reference,
+        fast,
+        "the engines disagree on\n{}",
+        program.disassemble()
+    );
+    let _ = run(Engine::Fast, 2);
+}

@@ -242,7 +242,7 @@ impl TexFormat {
 
 /// `c / 255` for every 8-bit code, computed at compile time with the same correctly rounded f32
 /// division (a table, because the division dominated decoding time).
-static UNORM8: [f32; 256] = {
+pub(crate) static UNORM8: [f32; 256] = {
     let mut table = [0.0f32; 256];
     let mut c = 0;
     while c < 256 {

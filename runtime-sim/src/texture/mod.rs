@@ -76,7 +76,9 @@
 //!   is out of range), encoded by [`TexFormat::encode`].
 //!
 //! # Performance
-//! Sampling allocates nothing: texels are read into a 16-byte stack buffer, and [`Texture`] holds
+//! A fast path (`fast`) covers the common case (2D, one level, RGBA8 or RGBA32F, equal
+//! nearest or linear filters, no compare or gather): no LOD, texels read as whole words from an
+//! allocation found once per instruction. Elsewhere sampling allocates nothing: texels are read into a 16-byte stack buffer, and [`Texture`] holds
 //! the validated descriptor with its level offsets in a fixed array. The free functions validate the
 //! descriptor on every call; an executor that samples one texture many times can build the
 //! [`Texture`] once and call its methods.
@@ -85,6 +87,7 @@ mod cube;
 mod descriptor;
 mod encoding;
 mod error;
+mod fast;
 mod format;
 mod lod;
 mod memory;
@@ -97,6 +100,7 @@ mod tests;
 pub use descriptor::{SizeQuery, TexDim, Texture, TextureDescriptor, MAX_LEVELS};
 pub use encoding::{SAMPLER_DESCRIPTOR_BYTES, TEXTURE_DESCRIPTOR_BYTES};
 pub use error::TextureError;
+pub(crate) use fast::Fast2d;
 pub use format::TexFormat;
 pub use lod::{quad_derivatives, Derivatives, Lod, LodRequest};
 pub use memory::{SliceMemory, TexelMemory, UnmappedAddress};

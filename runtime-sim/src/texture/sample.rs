@@ -366,7 +366,12 @@ fn check_integer_sampling(
     Err(TextureError::IntegerFiltering { format, what })
 }
 
-fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+/// `a * (1 - t) + b * t` per component. Shared by the general and the fast path and never
+/// inlined, so that both run the same machine code: with NaN operands, which NaN's payload an
+/// operation returns depends on the order the compiler gives its commutative operands, and the
+/// two paths must give the same bits.
+#[inline(never)]
+pub(super) fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let mut out = [0.0; 4];
     for c in 0..4 {
         out[c] = a[c] * (1.0 - t) + b[c] * t;

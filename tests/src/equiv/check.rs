@@ -217,7 +217,14 @@ pub fn check_function(
             };
             failure.disassembly = Some(binary.disassembly.clone());
             let mut res = case.resources();
-            if let Err(e) = agxc_backend_agx::sim::run_compute(&binary, &mut res, case.groups()) {
+            // Every simulator mode (engines, host threads) must agree byte for byte.
+            let opts = agxc_backend_agx::sim::SimOptions::default();
+            if let Err(e) = agxc_backend_agx::sim::crosscheck::run_compute_cross_checked(
+                &binary,
+                &mut res,
+                case.groups(),
+                &opts,
+            ) {
                 return fail(failure, format!("the simulator run failed: {e}"));
             }
             res.buffer_data(OUTPUT).unwrap_or(&[]).to_vec()

@@ -17,7 +17,9 @@
 //!
 //! Every simulator error is a failure of the run: decode and execution errors, the
 //! register-cache hint sanitizer and the wait checks (`agxc_runtime_sim::Error`), so a case
-//! that passes ran clean.
+//! that passes ran clean. Every binary runs in each simulator mode of
+//! `agxc_backend_agx::sim::crosscheck` (the fast engine on the default and on three host
+//! threads, the reference engine on one), which must agree byte for byte, statistics included.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -27,7 +29,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use agxc_backend_agx::sim::{run_compute, run_fragment, SimError};
+use agxc_backend_agx::sim::crosscheck::{run_compute_cross_checked, run_fragment_cross_checked};
+use agxc_backend_agx::sim::{SimError, SimOptions};
 use agxc_backend_agx::target::G13Target;
 use agxc_backend_agx::{compile, BackendError, Binary, CompileOptions};
 use agxc_egraph::ir::{Binding, Function};
@@ -124,15 +127,16 @@ impl G13 {
     }
 
     /// Runs a binary compiled for `launch`'s stage in the simulator.
-    fn run_binary(&self, binary: &Binary, launch: &Launch) -> Result<Outputs, G13Error> {
+    pub fn run_binary(&self, binary: &Binary, launch: &Launch) -> Result<Outputs, G13Error> {
         let mut res = launch.resources();
         let targets = match &launch.stage {
             LaunchStage::Compute { groups } => {
-                run_compute(binary, &mut res, *groups)?;
+                run_compute_cross_checked(binary, &mut res, *groups, &SimOptions::default())?;
                 None
             }
             LaunchStage::Fragment(grid) => {
-                let out = run_fragment(binary, &mut res, grid)?;
+                let out =
+                    run_fragment_cross_checked(binary, &mut res, grid, &SimOptions::default())?;
                 Some((
                     out.targets,
                     grid.width as usize * grid.height as usize,

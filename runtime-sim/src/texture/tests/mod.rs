@@ -4,6 +4,7 @@
 
 mod cube;
 mod encoding;
+mod fast;
 mod filter;
 mod format;
 mod gather;

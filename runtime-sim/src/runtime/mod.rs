@@ -3,8 +3,9 @@
 //!
 //! Compute: a workgroup of `x * y * z` threads (at most 1024) is linearised x fastest
 //! (`index = x + X * (y + Y * z)`) and cut into SIMD-groups of 32; the last may be partial (its
-//! missing threads do not exist: they never run and never become active). Workgroups run one
-//! after another; the SIMD-groups of a workgroup run in turn until each stops or reaches
+//! missing threads do not exist: they never run and never become active). Workgroups run in
+//! dispatch order on one host thread, or spread over several with the same results
+//! (`dispatch`); the SIMD-groups of a workgroup run in turn until each stops or reaches
 //! `threadgroup_barrier`, which releases when all have arrived.
 //!
 //! Fragment: the `width x height` grid is covered by 2x2 quads, numbered row-major over quads
@@ -16,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, RuntimeError};
-use crate::exec::{FragmentState, GroupState, Machine, SimdGroup, ThreadIds};
+use crate::exec::{FragmentState, SharedTarget};
 use crate::memory::DeviceMemory;
 use crate::program::{Program, Stage};
 use crate::stats::Stats;
@@ -24,22 +25,73 @@ use crate::texture::{SamplerDescriptor, TextureDescriptor};
 
 pub use crate::exec::RenderTarget;
 
+mod dispatch;
+mod grid;
+
+/// Which executor runs the instructions. Both implement the same semantics and the same
+/// checks (register-cache hint sanitizer, wait scoreboard, uninitialized reads, step limits), and
+/// give byte-identical results, statistics and errors; the tests run every program on both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The fast engine (`crate::fast`): the program translated once into specialised
+    /// operations with resolved operands, run by a threaded interpreter.
+    #[default]
+    Fast,
+    /// The reference executor (`crate::exec`): each decoded instruction interpreted as the ISA
+    /// document's pseudocode reads. The specification the fast engine is checked against.
+    Reference,
+}
+
 /// Simulator settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
     /// Instructions one SIMD-group may execute before the dispatch fails with a step-limit error
     /// (runaway loops end here).
     pub step_limit: u64,
+    /// SIMD-group instructions a whole dispatch or draw may execute: checked after each
+    /// workgroup (compute) or SIMD-group (fragment), in dispatch order, the dispatch fails with
+    /// [`RuntimeError::InstructionBudget`] once the total passes it.
+    pub max_instructions: u64,
+    /// Threads (compute: workgroups times workgroup size; fragment: pixels) a dispatch may
+    /// have; a larger one fails with [`RuntimeError::GridTooLarge`] before anything runs.
+    pub max_grid_threads: u64,
     /// Treat reads of never-written registers as errors (off by default: shaders may
     /// legitimately read undefined values, e.g. SPIR-V `OpUndef`).
     pub check_uninitialized: bool,
+    /// The executor.
+    pub engine: Engine,
+    /// Host threads a dispatch runs on: 0 (the default) uses every core for dispatches of at
+    /// least 64 work items and one thread for smaller ones; `n` uses `n` threads whenever
+    /// there are two items or more. See `runtime::dispatch` for why results do not depend on it.
+    pub threads: usize,
+    /// Run programs with device `atomic`s on several threads too. Off by default: the order in
+    /// which atomics from different workgroups happen then depends on thread timing, so their
+    /// results (the values returned, and anything computed from them) may differ from run to
+    /// run, although every run is a valid execution. With it off such programs run on one
+    /// thread, in the documented deterministic order (`exec::atomic`).
+    pub parallel_atomics: bool,
 }
+
+/// The default [`Config::step_limit`]: 2^24 instructions per SIMD-group.
+pub const DEFAULT_STEP_LIMIT: u64 = 1 << 24;
+
+/// The default [`Config::max_instructions`]: 2^32 SIMD-group instructions per dispatch, about a
+/// minute of simulation on two cores for ALU-heavy code.
+pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 1 << 32;
+
+/// The default [`Config::max_grid_threads`]: 2^28 threads (pixels), 256 times a 1024x1024 grid.
+pub const DEFAULT_MAX_GRID_THREADS: u64 = 1 << 28;
 
 impl Default for Config {
     fn default() -> Self {
         Config {
-            step_limit: 1 << 24,
+            step_limit: DEFAULT_STEP_LIMIT,
+            max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            max_grid_threads: DEFAULT_MAX_GRID_THREADS,
             check_uninitialized: false,
+            engine: Engine::Fast,
+            threads: 0,
+            parallel_atomics: false,
         }
     }
 }
@@ -257,20 +309,17 @@ impl Simulator {
         self.samplers.insert(slot, sampler);
     }
 
-    fn machine<'a>(
-        &'a mut self,
+    fn shared<'a>(
+        &'a self,
         program: &'a Program,
-        stats: &'a mut Stats,
-        fragment: Option<&'a mut FragmentState>,
-    ) -> Machine<'a> {
-        Machine {
+        fragment: Option<&'a FragmentState>,
+    ) -> dispatch::Shared<'a> {
+        dispatch::Shared {
             program,
             config: &self.config,
-            uniforms: &mut self.uniforms,
-            memory: &mut self.memory,
+            memory: &self.memory,
             textures: &self.textures,
             samplers: &self.samplers,
-            stats,
             fragment,
         }
     }
@@ -299,42 +348,32 @@ impl Simulator {
                 .into())
             }
         };
-        let simd_count = threads.div_ceil(32);
-        let mut stats = Stats {
-            occupancy: Some(program.occupancy()),
-            ..Stats::default()
-        };
-        let config = self.config;
-        let mut tg = vec![0u8; meta.threadgroup_memory as usize];
-        let mut machine = self.machine(program, &mut stats, None);
-        let mut group_id = 0u32;
-        for gz in 0..groups[2] {
-            for gy in 0..groups[1] {
-                for gx in 0..groups[0] {
-                    let group = [gx, gy, gz];
-                    let mut simds: Vec<SimdGroup> = (0..simd_count)
-                        .map(|s| {
-                            let ids = compute_ids(group, workgroup, s, threads);
-                            let live = live_mask(threads, s);
-                            SimdGroup::new(
-                                group_id.wrapping_add(s),
-                                live,
-                                ids,
-                                &config,
-                                meta.stack_size,
-                            )
-                        })
-                        .collect();
-                    group_id = group_id.wrapping_add(simd_count);
-                    tg.fill(0);
-                    run_workgroup(&mut machine, &mut simds, &mut tg)?;
-                    for g in &simds {
-                        machine.stats.cycles.push(g.timing.cycles());
-                    }
-                    machine.stats.simd_groups += u64::from(simd_count);
-                }
+        let group_count = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+        let grid = u128::from(group_count) * u128::from(threads);
+        if grid > u128::from(self.config.max_grid_threads) {
+            return Err(RuntimeError::GridTooLarge {
+                groups,
+                workgroup,
+                max: self.config.max_grid_threads,
             }
+            .into());
         }
+        let layout = grid::ComputeLayout::new(groups, workgroup, threads);
+        let workers = dispatch::workers(&self.config, program, group_count);
+        let mut uniforms = self.uniforms;
+        let shared = self.shared(program, None);
+        let run_item = |w: &mut dispatch::Worker<'_>, item: u64| layout.run_group(w, item);
+        let result = dispatch::run(
+            &shared,
+            &mut uniforms,
+            group_count,
+            workers,
+            "workgroup",
+            &run_item,
+        );
+        self.uniforms = uniforms;
+        let mut stats = result?;
+        stats.occupancy = Some(program.occupancy());
         Ok(stats)
     }
 
@@ -350,66 +389,44 @@ impl Simulator {
             return Err(wrong_stage("shade_fragments", Stage::Fragment, meta.stage));
         }
         let (width, height) = (setup.width, setup.height);
-        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_FRAGMENT_PIXELS {
-            return Err(RuntimeError::FragmentGrid {
-                width,
-                height,
-                max: MAX_FRAGMENT_PIXELS,
-            }
-            .into());
+        let pixels = u64::from(width) * u64::from(height);
+        let max = MAX_FRAGMENT_PIXELS.min(self.config.max_grid_threads);
+        if width == 0 || height == 0 || pixels > max {
+            return Err(RuntimeError::FragmentGrid { width, height, max }.into());
         }
-        let mut fs = FragmentState {
+        let fs = FragmentState {
             varyings: setup.varyings.clone(),
             targets: setup
                 .clear
                 .iter()
-                .map(|&c| RenderTarget::new(width, height, c))
+                .map(|&c| SharedTarget::new(pixels as usize, c))
                 .collect(),
             width,
             height,
         };
-        let quads_x = width.div_ceil(2);
-        let quads = quads_x * height.div_ceil(2);
-        let simd_count = quads.div_ceil(8);
-        let mut stats = Stats {
-            occupancy: Some(program.occupancy()),
-            ..Stats::default()
-        };
-        let config = self.config;
-        let mut tg = vec![0u8; meta.threadgroup_memory as usize];
-        let mut machine = self.machine(program, &mut stats, Some(&mut fs));
-        for s in 0..simd_count {
-            let mut ids = ThreadIds::default();
-            let mut live = 0u32;
-            let mut helper = 0u32;
-            for k in 0..8 {
-                let q = 8 * s + k;
-                if q >= quads {
-                    break;
-                }
-                for j in 0..4 {
-                    let l = (4 * k + j) as usize;
-                    let x = 2 * (q % quads_x) + (j & 1);
-                    let y = 2 * (q / quads_x) + (j >> 1);
-                    ids.global[0][l] = x;
-                    ids.global[1][l] = y;
-                    ids.index_in_group[l] = l as u32;
-                    live |= 1 << l;
-                    if x >= width || y >= height {
-                        helper |= 1 << l;
-                    }
-                }
-            }
-            ids.group_size = [32, 1, 1];
-            let mut g = SimdGroup::new(s, live, ids, &config, meta.stack_size);
-            g.helper = helper;
-            tg.fill(0);
-            run_workgroup(&mut machine, std::slice::from_mut(&mut g), &mut tg)?;
-            machine.stats.cycles.push(g.timing.cycles());
-            machine.stats.simd_groups += 1;
-        }
+        let layout = grid::FragmentLayout::new(width, height);
+        let simd_count = u64::from(layout.simd_groups());
+        let workers = dispatch::workers(&self.config, program, simd_count);
+        let mut uniforms = self.uniforms;
+        let shared = self.shared(program, Some(&fs));
+        let run_item = |w: &mut dispatch::Worker<'_>, item: u64| layout.run_simd_group(w, item);
+        let result = dispatch::run(
+            &shared,
+            &mut uniforms,
+            simd_count,
+            workers,
+            "SIMD-group",
+            &run_item,
+        );
+        self.uniforms = uniforms;
+        let mut stats = result?;
+        stats.occupancy = Some(program.occupancy());
         Ok(FragmentOutput {
-            targets: fs.targets,
+            targets: fs
+                .targets
+                .into_iter()
+                .map(|t| t.finish(width, height))
+                .collect(),
             stats,
         })
     }
@@ -422,80 +439,4 @@ fn wrong_stage(call: &'static str, needed: Stage, got: Stage) -> Error {
         got: got.name(),
     }
     .into()
-}
-
-/// The threads of SIMD-group `s` that exist in a workgroup of `threads` threads.
-fn live_mask(threads: u32, s: u32) -> u32 {
-    let remaining = threads - 32 * s;
-    if remaining >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << remaining) - 1
-    }
-}
-
-fn compute_ids(group: [u32; 3], size: [u32; 3], s: u32, threads: u32) -> ThreadIds {
-    let mut ids = ThreadIds {
-        group,
-        group_size: size,
-        simd_in_group: s,
-        ..ThreadIds::default()
-    };
-    for l in 0..32u32 {
-        let tid = 32 * s + l;
-        if tid >= threads {
-            break;
-        }
-        let local = [
-            tid % size[0],
-            (tid / size[0]) % size[1],
-            tid / (size[0] * size[1]),
-        ];
-        for axis in 0..3 {
-            ids.local[axis][l as usize] = local[axis];
-            ids.global[axis][l as usize] = group[axis]
-                .wrapping_mul(size[axis])
-                .wrapping_add(local[axis]);
-        }
-        ids.index_in_group[l as usize] = tid;
-    }
-    ids
-}
-
-/// Runs the SIMD-groups of one workgroup to completion, releasing barriers when every
-/// SIMD-group has arrived.
-fn run_workgroup(
-    machine: &mut Machine<'_>,
-    groups: &mut [SimdGroup],
-    tg: &mut [u8],
-) -> Result<(), Error> {
-    loop {
-        for g in groups.iter_mut().filter(|g| g.state == GroupState::Running) {
-            machine.run(g, tg)?;
-        }
-        let waiting = groups
-            .iter()
-            .filter(|g| g.state == GroupState::AtBarrier)
-            .count();
-        if waiting == 0 {
-            return Ok(());
-        }
-        if let Some(stopped) = groups.iter().position(|g| g.state == GroupState::Stopped) {
-            let g = groups.iter().find(|g| g.state == GroupState::AtBarrier);
-            let pc = g.and_then(|g| machine.program.instructions().get(g.index.wrapping_sub(1)));
-            return Err(crate::error::ExecError {
-                pc: pc.map_or(0, |d| d.pc),
-                simd_group: g.map_or(0, |g| g.id),
-                kind: crate::error::ExecErrorKind::BarrierDeadlock {
-                    stopped: stopped as u32,
-                },
-            }
-            .into());
-        }
-        let release = groups.iter().map(|g| g.timing.now()).max().unwrap_or(0);
-        for g in groups.iter_mut() {
-            g.state = GroupState::Running;
-            g.timing.advance_to(release);
-        }
-    }
 }
