@@ -240,7 +240,7 @@ mod tests {
             u32::MAX - 1,
         ];
         d.extend((0..32).map(|k| 1u32 << k | 1));
-        while d.len() % 64 != 0 || d.len() < 1024 {
+        while !d.len().is_multiple_of(64) || d.len() < 1024 {
             let x = next();
             d.push((x >> (x % 32)) as u32);
         }
