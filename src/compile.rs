@@ -32,6 +32,8 @@ pub struct DumpRequest {
     pub egraph_svg: bool,
     /// The machine code after each backend pass.
     pub backend_passes: bool,
+    /// The IR after each control-flow pass of the optimizer (`agxc_egraph::passes`).
+    pub ir_passes: bool,
 }
 
 /// Compile options.
@@ -66,12 +68,17 @@ pub struct Compiled {
     pub egraph_dot: Option<String>,
     /// The e-graph as SVG, when asked for (or why it could not be made).
     pub egraph_svg: Option<Result<String, String>>,
+    /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
+    pub ir_passes: Vec<(String, String)>,
     /// The G13 binary with metadata, statistics and disassembly.
     pub binary: Binary,
 }
 
 /// Lifts a shader into verified graph IR without optimizing or compiling it.
 pub fn lift(source: &[u8], opts: &Options) -> Result<(SourceKind, Function), Error> {
+    if source.is_empty() {
+        return Err(Error::Empty);
+    }
     let kind = SourceKind::detect(source).ok_or(Error::UnknownSource)?;
     let func = match kind {
         SourceKind::SpirV => spirv::lift(
@@ -103,14 +110,35 @@ pub fn lift(source: &[u8], opts: &Options) -> Result<(SourceKind, Function), Err
     Ok((kind, func))
 }
 
-/// Compiles a shader (SPIR-V bytes, TGSI text or graph-IR text) for the G13.
-pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
+/// A shader lifted and, at `-O2`, optimized: everything [`compile`] produces before the
+/// backend runs.
+#[derive(Debug)]
+pub struct Optimized {
+    /// What the input was.
+    pub source_kind: SourceKind,
+    /// The lifted IR, before optimization.
+    pub ir: Function,
+    /// The IR after optimization (`None` at `-O0`).
+    pub ir_opt: Option<Function>,
+    /// The optimizer's report (`-O2`).
+    pub opt_report: Option<Report>,
+    /// The e-graph as DOT, when asked for.
+    pub egraph_dot: Option<String>,
+    /// The e-graph as SVG, when asked for (or why it could not be made).
+    pub egraph_svg: Option<Result<String, String>>,
+    /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
+    pub ir_passes: Vec<(String, String)>,
+}
+
+/// Lifts a shader and optimizes it at `-O2`, stopping before the backend (so IR dumps work for
+/// shaders the G13 backend refuses, such as geometry shaders).
+pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
     let start = Instant::now();
     let (source_kind, ir) = lift(source, opts)?;
     info!(kind = %source_kind, insts = ir.inst_count(), elapsed = ?start.elapsed(), "lifted");
 
-    let (ir_opt, opt_report, egraph_dot, egraph_svg) = match opts.opt_level {
-        OptLevel::O0 => (None, None, None, None),
+    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes) = match opts.opt_level {
+        OptLevel::O0 => (None, None, None, None, Vec::new()),
         OptLevel::O2 => {
             let target = G13Target::new();
             let optimized = opt::optimize(
@@ -121,6 +149,7 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
                     dump: DumpOptions {
                         dot: opts.dumps.egraph_dot,
                         svg: opts.dumps.egraph_svg,
+                        passes: opts.dumps.ir_passes,
                         ..DumpOptions::default()
                     },
                     ..OptOptions::default()
@@ -133,10 +162,33 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
                 Some(optimized.report),
                 optimized.dumps.dot,
                 svg,
+                optimized.dumps.passes,
             )
         }
     };
+    Ok(Optimized {
+        source_kind,
+        ir,
+        ir_opt,
+        opt_report,
+        egraph_dot,
+        egraph_svg,
+        ir_passes,
+    })
+}
 
+/// Compiles a shader (SPIR-V bytes, TGSI text or graph-IR text) for the G13.
+pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
+    let start = Instant::now();
+    let Optimized {
+        source_kind,
+        ir,
+        ir_opt,
+        opt_report,
+        egraph_dot,
+        egraph_svg,
+        ir_passes,
+    } = optimize(source, opts)?;
     let to_compile = ir_opt.as_ref().unwrap_or(&ir);
     let mut backend = opts.backend.clone();
     backend.dump_passes |= opts.dumps.backend_passes;
@@ -153,6 +205,7 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
         opt_report,
         egraph_dot,
         egraph_svg,
+        ir_passes,
         binary,
     })
 }

@@ -7,6 +7,9 @@ use crate::source::SourceKind;
 /// Why a compile (or a run through the command line) failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The input has no bytes at all.
+    #[error("input is empty (0 bytes)")]
+    Empty,
     /// The input is neither SPIR-V, TGSI nor graph-IR text.
     #[error("input is not a SPIR-V binary, TGSI text or agxc IR text (looked at the first bytes)")]
     UnknownSource,

@@ -3,7 +3,8 @@
 //!
 //! This crate is the public facade: one function, [`compile`], takes a shader (a SPIR-V binary,
 //! TGSI text or agxc graph-IR text, told apart by content) and returns a G13 binary with its
-//! metadata, statistics and whatever debugging dumps were asked for. The pieces it drives are
+//! metadata, statistics and whatever debugging dumps were asked for; [`lift`] and [`optimize`]
+//! stop earlier (before the optimizer, before the backend). The pieces it drives are
 //! re-exported for users who need more control:
 //!
 //! ```text
@@ -38,7 +39,7 @@ mod compile;
 mod error;
 mod source;
 
-pub use compile::{compile, lift, Compiled, DumpRequest, OptLevel, Options};
+pub use compile::{compile, lift, optimize, Compiled, DumpRequest, OptLevel, Optimized, Options};
 pub use error::Error;
 pub use source::{SourceKind, SPIRV_MAGIC};
 

@@ -40,8 +40,13 @@
 //! likewise into sampler slots (a combined image-sampler has a texture slot and a sampler slot).
 //!
 //! # Fragment stage
-//! Varying location `l`, component `c` is `ld_var` slot `l`, component `c` (locations 0..16).
-//! The seed ISA document leaves `ld_var` as `TODO()`; this ABI defines the varying supply:
+//! The varying locations a fragment shader reads are packed into the 16 `ld_var` slots in
+//! ascending order, as a driver's linker assigns coefficient registers to the varyings a
+//! shader uses: [`Abi::varyings`] lists them, location `varyings[i]` is slot `i`, and component
+//! `c` of the location is component `c` of its slot. Locations are any 32-bit numbers (TGSI's
+//! legacy semantics sit at 32 and above: `COLOR` 32, `BCOLOR` 34, `FOG` 36, `TEXCOORD` 40);
+//! at most 16 distinct ones may be read. The seed ISA document leaves `ld_var` as `TODO()`;
+//! this ABI defines the varying supply:
 //! - an interpolated slot's component is a plane the runtime evaluates at the pixel centre
 //!   (the simulator's `Varying` planes), read as f32 (f16 into a 16-bit register); integer
 //!   inputs convert it toward zero;
@@ -169,9 +174,11 @@ pub struct Abi {
     pub depth_target: Option<u8>,
     /// Render targets the shader writes (colour locations, then the depth target).
     pub render_targets: Vec<u8>,
-    /// Varying slots the shader reads (`ld_var` indices = locations).
+    /// Varying locations the shader reads, ascending: location `varyings[i]` is `ld_var`
+    /// slot `i` ([`Abi::varying_slot`]).
     pub varyings: Vec<u32>,
-    /// The varying slots read without interpolation (`flat`): the runtime marks them flat.
+    /// The varying locations read without interpolation (`flat`): the runtime marks their
+    /// slots flat.
     pub flat_varyings: Vec<u32>,
     /// Every flat varying component read, with the type it is read as (see the module docs).
     pub flat_inputs: Vec<FlatInput>,
@@ -188,7 +195,8 @@ pub struct FlatInput {
     pub ty: Type,
 }
 
-/// The most varying slots (`ld_var` index is 4 bits).
+/// The most varying slots, hence distinct varying locations a fragment shader may read
+/// (`ld_var` index is 4 bits).
 pub const MAX_VARYINGS: u32 = 16;
 /// The most render targets (`st_tile` rt is 3 bits).
 pub const MAX_RENDER_TARGETS: u32 = 8;
@@ -350,6 +358,16 @@ impl Abi {
         if let Some(e) = bad {
             return Err(e);
         }
+        if func.stage == Stage::Fragment && varyings.len() > MAX_VARYINGS as usize {
+            let listed: Vec<String> = varyings.iter().map(u32::to_string).collect();
+            return Err(BackendError::Unsupported {
+                what: format!(
+                    "{} varying locations read ({}; the G13 has {MAX_VARYINGS} varying slots)",
+                    varyings.len(),
+                    listed.join(", ")
+                ),
+            });
+        }
         if let Some(l) = flat.intersection(&interpolated).next() {
             return Err(BackendError::Unsupported {
                 what: format!("varying location {l} read both flat and interpolated"),
@@ -428,6 +446,14 @@ impl Abi {
             .map(|s| s.index)
     }
 
+    /// The `ld_var` slot of a varying location the shader reads.
+    pub fn varying_slot(&self, location: u32) -> Option<u32> {
+        self.varyings
+            .iter()
+            .position(|&l| l == location)
+            .map(|s| s as u32)
+    }
+
     /// The texture slot of a binding.
     pub fn texture_slot(&self, b: Binding) -> Option<u8> {
         self.textures.iter().find(|t| t.0 == b).map(|t| t.1)
@@ -488,11 +514,6 @@ fn const_i32(func: &Function, v: agxc_egraph::ir::Value) -> Option<i32> {
 /// Slots beyond what the encodings can address.
 fn check_limits(stage: Stage, effect: EffectOp) -> Option<BackendError> {
     match (stage, effect) {
-        (Stage::Fragment, EffectOp::Input(slot)) if slot.location >= MAX_VARYINGS => {
-            Some(BackendError::Unsupported {
-                what: format!("varying location {} (at most 15)", slot.location),
-            })
-        }
         (Stage::Fragment, EffectOp::Output(OutputSlot::Location { location, .. }))
             if location >= MAX_RENDER_TARGETS =>
         {
@@ -519,13 +540,13 @@ impl fmt::Display for Abi {
         for (b, slot) in &self.samplers {
             writeln!(f, "sampler slot {slot}: {b}")?;
         }
-        for l in &self.varyings {
+        for (slot, l) in self.varyings.iter().enumerate() {
             let flat = if self.flat_varyings.contains(l) {
                 " (flat words)"
             } else {
                 ""
             };
-            writeln!(f, "varying slot {l}: location {l}{flat}")?;
+            writeln!(f, "varying slot {slot}: location {l}{flat}")?;
         }
         if let Some(t) = self.depth_target {
             writeln!(f, "render target {t}: frag_depth")?;
@@ -616,6 +637,39 @@ mod tests {
         // Depth goes to the target after the highest colour location.
         assert_eq!(a.depth_target, Some(4));
         assert_eq!(a.render_targets, [1, 3, 4]);
+    }
+
+    #[test]
+    fn varying_locations_are_packed_into_slots() {
+        // TGSI's legacy semantics: COLOR[1] at 33, TEXCOORD[2] at 42; GENERIC[3] at 3.
+        let a = abi("function @f fragment {
+             block0:
+                 v0:f32 = input 42.y perspective
+                 v1:f32 = input 3.x linear
+                 v2:f32 = input 33.w perspective
+                 output 0.x v0
+                 output 0.y v1
+                 output 0.z v2
+                 return
+             }");
+        assert_eq!(a.varyings, [3, 33, 42]);
+        assert_eq!(
+            [3, 33, 42, 0].map(|l| a.varying_slot(l)),
+            [Some(0), Some(1), Some(2), None]
+        );
+        // Seventeen locations do not fit the sixteen slots.
+        let mut text = String::from("function @f fragment {\nblock0:\n");
+        for l in 0..17 {
+            text += &format!("    v{l}:f32 = input {}.x perspective\n", 2 * l + 1);
+            text += &format!("    output 0.x v{l}\n");
+        }
+        text += "    return\n}\n";
+        let func = parse_function(&text, &OpRegistry::new()).unwrap();
+        let e = Abi::for_function(&func).unwrap_err().to_string();
+        assert!(
+            e.contains("17 varying locations") && e.contains("16 varying slots"),
+            "{e}"
+        );
     }
 
     #[test]

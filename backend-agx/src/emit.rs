@@ -25,14 +25,17 @@ pub struct Emitted {
 impl Emitted {
     /// The disassembly: `pc: bytes  text` per line.
     pub fn listing(&self) -> String {
-        let mut s = String::new();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut s = String::with_capacity(self.items.len() * 64);
+        let mut hex = String::new();
         for (i, item) in self.items.iter().enumerate() {
             let pc = self.pcs[i] as usize;
             let end = self.pcs.get(i + 1).map_or(self.code.len(), |&p| p as usize);
-            let hex: String = self.code[pc..end]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
+            hex.clear();
+            for &b in &self.code[pc..end] {
+                hex.push(char::from(HEX[usize::from(b >> 4)]));
+                hex.push(char::from(HEX[usize::from(b & 15)]));
+            }
             let _ = writeln!(s, "{pc:6x}: {hex:<24} {item}");
         }
         s

@@ -21,33 +21,7 @@ use crate::mir::MInst;
 
 /// Sets cache and discard hints in `insts`.
 pub fn assign(insts: &mut [MInst<PReg>]) {
-    let discardable = top_level_last_uses(insts);
-    for (i, d) in discardable.iter().enumerate() {
-        if let (Some(live), MInst::Op(op)) = (d, &mut insts[i]) {
-            // A source is dead after the instruction if no later read needs it, or if the
-            // instruction itself overwrites it (the new value is not the one discarded).
-            let mut needed = **live;
-            op.for_each_def(|r| {
-                for h in r.halves() {
-                    needed[h as usize] = false;
-                }
-            });
-            let dead = &needed;
-            op.hint_slots_mut(|slot| match slot {
-                HintSlot::Src { reg, hint } => {
-                    if all_dead(dead, reg) {
-                        *hint = Hint::Discard;
-                    }
-                }
-                HintSlot::SrcDiscard { reg, discard } => {
-                    if all_dead(dead, reg) {
-                        *discard = true;
-                    }
-                }
-                HintSlot::Dst { .. } => {}
-            });
-        }
-    }
+    discard_hints(insts);
     cache_hints(insts);
 }
 
@@ -56,10 +30,10 @@ fn all_dead(needed: &[bool; 256], reg: &PReg) -> bool {
     reg.halves().all(|h| !needed[h as usize])
 }
 
-/// For each top-level instruction executed with a full mask, the halves live after it.
-fn top_level_last_uses(insts: &[MInst<PReg>]) -> Vec<Option<Box<[bool; 256]>>> {
-    let n = insts.len();
-    let mut out: Vec<Option<Box<[bool; 256]>>> = vec![None; n];
+/// Discards, on every top-level instruction executed with a full mask, the sources no later
+/// instruction reads: one backward pass over the top-level items with the halves live after
+/// each.
+fn discard_hints(insts: &mut [MInst<PReg>]) {
     // Top-level items: single instructions, or constructs [start, end].
     let mut items: Vec<(usize, usize)> = Vec::new();
     let mut depth = 0usize;
@@ -83,7 +57,7 @@ fn top_level_last_uses(insts: &[MInst<PReg>]) -> Vec<Option<Box<[bool; 256]>>> {
         }
     }
     // Instructions after a construct containing an early exit may run with a partial mask.
-    let mut full_mask = vec![false; n];
+    let mut full_mask = vec![false; insts.len()];
     let mut full = true;
     for &(s, e) in &items {
         if s == e {
@@ -92,11 +66,11 @@ fn top_level_last_uses(insts: &[MInst<PReg>]) -> Vec<Option<Box<[bool; 256]>>> {
             full = false;
         }
     }
-    let mut live = Box::new([false; 256]);
+    let mut live = [false; 256];
     for &(s, e) in items.iter().rev() {
         if s == e {
-            if full_mask[s] {
-                out[s] = Some(live.clone());
+            if let (true, MInst::Op(op)) = (full_mask[s], &mut insts[s]) {
+                discard_dead_sources(op, &live);
             }
             let inst = &insts[s];
             inst.for_each_def(|r| {
@@ -119,7 +93,33 @@ fn top_level_last_uses(insts: &[MInst<PReg>]) -> Vec<Option<Box<[bool; 256]>>> {
             }
         }
     }
-    out
+}
+
+/// Marks the sources of `op` that are dead after it (`live` holds the halves live after it)
+/// for discarding.
+fn discard_dead_sources(op: &mut Instr<PReg>, live: &[bool; 256]) {
+    // A source is dead after the instruction if no later read needs it, or if the
+    // instruction itself overwrites it (the new value is not the one discarded).
+    let mut needed = *live;
+    op.for_each_def(|r| {
+        for h in r.halves() {
+            needed[h as usize] = false;
+        }
+    });
+    let dead = &needed;
+    op.hint_slots_mut(|slot| match slot {
+        HintSlot::Src { reg, hint } => {
+            if all_dead(dead, reg) {
+                *hint = Hint::Discard;
+            }
+        }
+        HintSlot::SrcDiscard { reg, discard } => {
+            if all_dead(dead, reg) {
+                *discard = true;
+            }
+        }
+        HintSlot::Dst { .. } => {}
+    });
 }
 
 /// Whether an instruction is an ALU instruction for the cache rule.
@@ -144,25 +144,28 @@ fn is_alu(i: &Instr<PReg>) -> bool {
     )
 }
 
-/// Within each straight-line block, caches operands a later ALU instruction reads.
+/// Within each straight-line block, caches operands a later ALU instruction reads before
+/// the register is written again: one backward pass keeping, per half, the position of the
+/// next ALU read and of the next write in the block.
 fn cache_hints(insts: &mut [MInst<PReg>]) {
-    let mut block_start = 0;
-    for i in 0..=insts.len() {
-        let boundary = i == insts.len() || insts[i].is_structure();
-        if boundary {
-            cache_block(&mut insts[block_start..i]);
-            block_start = i + 1;
-        }
-    }
-}
-
-fn cache_block(block: &mut [MInst<PReg>]) {
-    for i in 0..block.len() {
-        let (head, tail) = block.split_at_mut(i + 1);
-        let MInst::Op(op) = &mut head[i] else {
+    const NEVER: usize = usize::MAX;
+    // Positions at or after the end of the current block are stale (from a later block).
+    let mut next_read = [NEVER; 256];
+    let mut next_write = [NEVER; 256];
+    let mut block_end = insts.len();
+    for i in (0..insts.len()).rev() {
+        let MInst::Op(op) = &mut insts[i] else {
+            block_end = i;
             continue;
         };
-        let later = |reg: &PReg| read_later(tail, reg);
+        let valid = |p: usize| if p < block_end { p } else { NEVER };
+        // Read by an ALU instruction before (or where) it is next written.
+        let later = |reg: &PReg| {
+            reg.halves().any(|h| {
+                let r = valid(next_read[h as usize]);
+                r != NEVER && r <= valid(next_write[h as usize])
+            })
+        };
         op.hint_slots_mut(|slot| match slot {
             HintSlot::Src { reg, hint } => {
                 if *hint == Hint::None && later(reg) {
@@ -176,28 +179,19 @@ fn cache_block(block: &mut [MInst<PReg>]) {
             }
             HintSlot::SrcDiscard { .. } => {}
         });
-    }
-}
-
-/// Whether an ALU instruction in `rest` reads any half of `reg` before all of them are
-/// written.
-fn read_later(rest: &[MInst<PReg>], reg: &PReg) -> bool {
-    let mut pending: Vec<u32> = reg.halves().collect();
-    for inst in rest {
-        let MInst::Op(op) = inst else { continue };
-        let mut hit = false;
+        op.for_each_def(|r| {
+            for h in r.halves() {
+                next_write[h as usize] = i;
+            }
+        });
         if is_alu(op) {
-            op.for_each_use(|r| hit |= r.halves().any(|h| pending.contains(&h)));
-        }
-        if hit {
-            return true;
-        }
-        op.for_each_def(|r| pending.retain(|h| !r.halves().any(|d| d == *h)));
-        if pending.is_empty() {
-            return false;
+            op.for_each_use(|r| {
+                for h in r.halves() {
+                    next_read[h as usize] = i;
+                }
+            });
         }
     }
-    false
 }
 
 #[cfg(test)]
@@ -231,6 +225,92 @@ mod tests {
                 "fadd32 r5, r4.discard, r4.discard",
             ]
         );
+    }
+
+    /// The cache rule as first written: a forward scan per operand.
+    fn read_later(rest: &[MInst<PReg>], reg: &PReg) -> bool {
+        let mut pending: Vec<u32> = reg.halves().collect();
+        for inst in rest {
+            let MInst::Op(op) = inst else { continue };
+            let mut hit = false;
+            if is_alu(op) {
+                op.for_each_use(|r| hit |= r.halves().any(|h| pending.contains(&h)));
+            }
+            if hit {
+                return true;
+            }
+            op.for_each_def(|r| pending.retain(|h| !r.halves().any(|d| d == *h)));
+            if pending.is_empty() {
+                return false;
+            }
+        }
+        false
+    }
+
+    fn cache_by_scanning(insts: &mut [MInst<PReg>]) {
+        let mut block_start = 0;
+        for i in 0..=insts.len() {
+            if i == insts.len() || insts[i].is_structure() {
+                let block = &mut insts[block_start..i];
+                for k in 0..block.len() {
+                    let (head, tail) = block.split_at_mut(k + 1);
+                    let MInst::Op(op) = &mut head[k] else {
+                        continue;
+                    };
+                    op.hint_slots_mut(|slot| match slot {
+                        HintSlot::Src { reg, hint } => {
+                            if *hint == Hint::None && read_later(tail, reg) {
+                                *hint = Hint::Cache;
+                            }
+                        }
+                        HintSlot::Dst { reg, cache } => {
+                            if read_later(tail, reg) {
+                                *cache = true;
+                            }
+                        }
+                        HintSlot::SrcDiscard { .. } => {}
+                    });
+                }
+                block_start = i + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn cache_hints_equal_a_forward_scan_per_operand() {
+        let mut rng = agxc_egraph::opt::synth::Rng::new(11);
+        for _ in 0..200 {
+            let mut code = Vec::new();
+            for _ in 0..rng.below(60) {
+                let r = |rng: &mut agxc_egraph::opt::synth::Rng| rng.below(6) as u16;
+                let h = |rng: &mut agxc_egraph::opt::synth::Rng| PReg::half(rng.below(12) as u16);
+                match rng.below(10) {
+                    3 => code.push(MInst::Op(Instr::Fadd {
+                        prec: Precision::F16,
+                        dst: Dst::new(h(&mut rng)),
+                        sat: false,
+                        a: FSrc::reg(h(&mut rng)),
+                        b: FSrc::reg(h(&mut rng)),
+                    })),
+                    0 => code.push(MInst::Loop),
+                    1 => code.push(MInst::EndLoop),
+                    2 => code.push(MInst::Op(Instr::StackStore(crate::isa::StackAccess {
+                        data: PReg::r32(r(&mut rng)),
+                        offset: crate::isa::MemOffset::Imm(0),
+                        format: crate::isa::MemFormat::I32,
+                        mask: 1,
+                    }))),
+                    _ => {
+                        let (d, a, b) = (r(&mut rng), r(&mut rng), r(&mut rng));
+                        code.push(fadd(d, a, b));
+                    }
+                }
+            }
+            let mut fast = code.clone();
+            cache_hints(&mut fast);
+            cache_by_scanning(&mut code);
+            assert_eq!(text(&fast), text(&code));
+        }
     }
 
     #[test]

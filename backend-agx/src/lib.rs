@@ -58,6 +58,7 @@ pub mod isa;
 pub mod isel;
 pub mod latency;
 pub mod mir;
+pub mod mopt;
 pub mod promote;
 pub mod regalloc;
 pub mod sched;
@@ -186,6 +187,7 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
     dump("collect", &|| m.to_string());
     promote::promote_constants(&mut m, &mut abi);
     dump("promote", &|| m.to_string());
+    mopt::optimize(&mut m, |pass, m| dump(pass, &|| m.to_string()));
     if opts.schedule {
         sched::schedule(&mut m);
         dump("sched", &|| m.to_string());
@@ -197,6 +199,11 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
         dump("hints", &|| mir::Listing(&alloc.insts).to_string());
     }
     let spill_instructions = regalloc::spill_instructions(&alloc.insts);
+    let loops = alloc
+        .insts
+        .iter()
+        .filter(|i| matches!(i, mir::MInst::Loop))
+        .count() as u32;
     let lowered = cflow::lower(&alloc.insts, alloc.exec_stack);
     let lowered = waits::insert(lowered);
     let emitted = emit::emit(&lowered)?;
@@ -211,6 +218,9 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
         estimated_cycles: stats::estimate_cycles(&emitted.items),
         spilled_values: alloc.spilled,
         spill_instructions,
+        spills: count(&|i| matches!(i, isa::Instr::StackStore(_))),
+        fills: count(&|i| matches!(i, isa::Instr::StackLoad(_))),
+        loops,
         waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),
         memory_loads: count(&|i| latency::is_async_load(i)),
     };

@@ -289,8 +289,9 @@ pub fn run_compute_with(
 }
 
 /// Shades `grid` with a fragment binary with the default [`SimOptions`]. Varying location `l`
-/// is `ld_var` slot `l`; the interpreter's affine varyings map onto the simulator's planes one
-/// to one, and flat slots carry the words the interpreter's flat inputs read
+/// is `ld_var` slot [`Abi::varying_slot`]`(l)`; the interpreter's affine varyings map onto the
+/// simulator's planes one to one, and flat slots carry the words the interpreter's flat inputs
+/// read
 /// ([`Varying::flat_word`]).
 ///
 /// [`Varying::flat_word`]: agxc_egraph::interp::Varying::flat_word
@@ -327,10 +328,12 @@ pub fn run_fragment_with(
             ..Dispatch::default()
         },
     )?;
-    let slots = abi.varyings.iter().copied().max().map_or(0, |m| m + 1) as usize;
-    let mut varyings = vec![Varying::default(); slots];
+    let mut varyings = vec![Varying::default(); abi.varyings.len()];
     for (&loc, v) in &grid.varyings {
-        if let Some(slot) = varyings.get_mut(loc as usize) {
+        if let Some(slot) = abi
+            .varying_slot(loc)
+            .and_then(|s| varyings.get_mut(s as usize))
+        {
             slot.planes = std::array::from_fn(|c| Plane {
                 base: v.base[c],
                 ddx: v.ddx[c],
@@ -339,7 +342,10 @@ pub fn run_fragment_with(
         }
     }
     for &l in &abi.flat_varyings {
-        if let Some(slot) = varyings.get_mut(l as usize) {
+        if let Some(slot) = abi
+            .varying_slot(l)
+            .and_then(|s| varyings.get_mut(s as usize))
+        {
             slot.flat = true;
         }
     }
@@ -392,7 +398,8 @@ fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(
     let mut words: BTreeMap<(u32, u8), u32> = BTreeMap::new();
     for input in &abi.flat_inputs {
         let (l, c) = (input.location, input.component);
-        let (Some(v), Some(slot)) = (grid.varyings.get(&l), slots.get_mut(l as usize)) else {
+        let slot = abi.varying_slot(l).and_then(|s| slots.get_mut(s as usize));
+        let (Some(v), Some(slot)) = (grid.varyings.get(&l), slot) else {
             continue;
         };
         let word = v.flat_word(usize::from(c.min(3)), input.ty);

@@ -23,6 +23,12 @@ pub struct CodeStats {
     pub spilled_values: u32,
     /// `stack_load`/`stack_store` instructions.
     pub spill_instructions: u32,
+    /// `stack_store` instructions (Mesa's SHADER-DB "spills").
+    pub spills: u32,
+    /// `stack_load` instructions (Mesa's SHADER-DB "fills").
+    pub fills: u32,
+    /// Loops in the program (structured `loop` constructs).
+    pub loops: u32,
     /// `wait` instructions.
     pub waits: u32,
     /// Device loads and texture instructions.

@@ -12,6 +12,8 @@
 //!   software texture model).
 //! - [`opt`]: equality saturation with `egg`: the language derived from the operation table,
 //!   constant folding through the same evaluation functions, rules, extraction, elaboration, dumps.
+//! - [`passes`]: control-flow passes on the structured IR around saturation: unrolling,
+//!   flattening loops that run once, if-conversion, dead and path-independent values.
 //!
 //! # One definition per operation
 //!
@@ -73,3 +75,4 @@
 pub mod interp;
 pub mod ir;
 pub mod opt;
+pub mod passes;

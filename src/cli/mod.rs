@@ -45,6 +45,8 @@ pub enum Emit {
     Ir,
     /// The graph IR after optimization.
     IrOpt,
+    /// The graph IR after each control-flow pass of the optimizer, each headed by its name.
+    IrPasses,
     /// The saturated e-graph as Graphviz DOT, extracted nodes marked.
     EgraphDot,
     /// The saturated e-graph as SVG (needs Graphviz's `dot`).

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use agxc::egraph::interp::{
     Filter, FragmentGrid, Resources, Sampler, Texture, TextureDesc, TextureFormat, Varying, Wrap,
 };
-use agxc::egraph::ir::{AddressSpace, Binding, EffectOp, Function, Op};
+use agxc::egraph::ir::{AddressSpace, Binding, EffectOp, Function, Op, ValueDef};
 
 use super::spec::{BindingSpec, FilterSpec, TexelFormat, WrapSpec};
 use super::RunArgs;
@@ -131,6 +131,39 @@ fn texture(spec: &super::spec::TextureSpec) -> Result<(Texture, Sampler), Resour
     Ok((tex, sampler))
 }
 
+/// The push-constant bytes a run of `func` must supply: its declared block
+/// ([`Function::push_constant_bytes`]), or for IR that declares none, the end of the furthest
+/// push-constant read at a constant offset.
+pub fn push_bytes_needed(func: &Function) -> u32 {
+    let mut end = func.push_constant_bytes;
+    func.for_each_inst(|_, inst| {
+        let data = func.inst(inst);
+        let Op::Effect(EffectOp::Load(access)) = data.op else {
+            return;
+        };
+        if access.space != AddressSpace::PushConstant {
+            return;
+        }
+        let offset = data.args.first().and_then(|&a| match func.values[a].def {
+            ValueDef::Result(i, 0) => match func.insts[i].op {
+                Op::Const(c) if c.ty().is_int() => u32::try_from(c.as_i64()).ok(),
+                _ => None,
+            },
+            _ => None,
+        });
+        let Some(offset) = offset else {
+            return;
+        };
+        let bytes: u32 = data
+            .results
+            .iter()
+            .map(|&r| func.value_type(r).bytes())
+            .sum();
+        end = end.max(offset.saturating_add(access.offset).saturating_add(bytes));
+    });
+    end
+}
+
 /// Builds the resources for a run of `func` from the command line.
 pub fn build(args: &RunArgs, func: &Function) -> Result<Resources, ResourceError> {
     let uniforms = uniform_bindings(func);
@@ -149,8 +182,26 @@ pub fn build(args: &RunArgs, func: &Function) -> Result<Resources, ResourceError
     for (n, file) in &args.consts {
         res.bind_uniform(Binding::new(0, *n), read(file)?);
     }
-    if let Some(push) = &args.push {
-        res.set_push_constants(read(push)?);
+    let needed = push_bytes_needed(func);
+    match &args.push {
+        Some(push) => {
+            let data = read(push)?;
+            if data.len() < needed as usize {
+                return Err(ResourceError::Invalid(format!(
+                    "--push {}: {} bytes, shorter than the shader's {needed}-byte push-constant \
+                     block",
+                    push.display(),
+                    data.len()
+                )));
+            }
+            res.set_push_constants(data);
+        }
+        None if needed > 0 => {
+            return Err(ResourceError::Invalid(format!(
+            "the shader has a {needed}-byte push-constant block: give its bytes with --push FILE"
+        )))
+        }
+        None => {}
     }
     for spec in &args.textures {
         let (tex, sampler) = texture(spec)?;

@@ -66,53 +66,71 @@ fn options(shader: &ShaderArgs, kind: Option<SourceKind>, push: bool) -> Options
     }
 }
 
-fn compile_file(
-    shader: &ShaderArgs,
-    mut opts: Options,
-    emit: Option<Emit>,
-) -> Result<Compiled, CliError> {
+fn compile_file(shader: &ShaderArgs, opts: Options) -> Result<Compiled, CliError> {
     let source = read(&shader.shader)?;
-    opts.dumps.egraph_dot = emit == Some(Emit::EgraphDot);
-    opts.dumps.egraph_svg = emit == Some(Emit::EgraphSvg);
     compile(&source, &opts).map_err(|source| CliError::Compile {
         path: shader.shader.clone(),
         source,
     })
 }
 
-/// `agxc compile`.
+/// `agxc compile`. The IR and e-graph dumps stop before the backend, so they work for
+/// shaders the G13 backend refuses.
 pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
-    let kind = SourceKind::detect(&read(&args.shader.shader)?);
-    let compiled = compile_file(
-        &args.shader,
-        options(&args.shader, kind, false),
-        Some(args.emit),
-    )?;
+    let source = read(&args.shader.shader)?;
+    let mut opts = options(&args.shader, SourceKind::detect(&source), false);
+    opts.dumps.egraph_dot = args.emit == Emit::EgraphDot;
+    opts.dumps.egraph_svg = args.emit == Emit::EgraphSvg;
+    opts.dumps.ir_passes = args.emit == Emit::IrPasses;
+    let failed = |source| CliError::Compile {
+        path: args.shader.shader.clone(),
+        source,
+    };
     let not_optimized = || CliError::Usage("-O0 does not optimize: use --emit ir".into());
     let bytes: Vec<u8> = match args.emit {
-        Emit::Bin => compiled.binary.code.clone(),
-        Emit::Asm => compiled.binary.disassembly.clone().into_bytes(),
-        Emit::Ir => compiled.ir.to_string().into_bytes(),
-        Emit::IrOpt => compiled
-            .ir_opt
-            .as_ref()
-            .ok_or_else(not_optimized)?
+        Emit::Ir => agxc::lift(&source, &opts)
+            .map_err(failed)?
+            .1
             .to_string()
             .into_bytes(),
-        Emit::EgraphDot => compiled
-            .egraph_dot
-            .clone()
-            .ok_or_else(not_optimized)?
-            .into_bytes(),
-        Emit::EgraphSvg => match compiled.egraph_svg.clone().ok_or_else(not_optimized)? {
-            Ok(svg) => svg.into_bytes(),
-            Err(e) => return Err(CliError::Usage(format!("no SVG: {e}"))),
-        },
-        Emit::Report => report(&compiled).into_bytes(),
+        Emit::IrOpt | Emit::IrPasses | Emit::EgraphDot | Emit::EgraphSvg => {
+            let optimized = agxc::optimize(&source, &opts).map_err(failed)?;
+            match args.emit {
+                Emit::IrOpt => optimized
+                    .ir_opt
+                    .ok_or_else(not_optimized)?
+                    .to_string()
+                    .into_bytes(),
+                Emit::IrPasses => {
+                    if optimized.ir_opt.is_none() {
+                        return Err(not_optimized());
+                    }
+                    let mut text = String::new();
+                    for (pass, ir) in &optimized.ir_passes {
+                        text += &format!("; after {pass}\n{ir}\n");
+                    }
+                    text.into_bytes()
+                }
+                Emit::EgraphDot => optimized.egraph_dot.ok_or_else(not_optimized)?.into_bytes(),
+                _ => match optimized.egraph_svg.ok_or_else(not_optimized)? {
+                    Ok(svg) => svg.into_bytes(),
+                    Err(e) => return Err(CliError::Usage(format!("no SVG: {e}"))),
+                },
+            }
+        }
+        Emit::Bin | Emit::Asm | Emit::Report => {
+            let compiled = compile(&source, &opts).map_err(failed)?;
+            match args.emit {
+                Emit::Bin => compiled.binary.code,
+                Emit::Asm => compiled.binary.disassembly.into_bytes(),
+                _ => report(&compiled).into_bytes(),
+            }
+        }
     };
+    // `-o -` is standard output, as for most tools.
     match &args.output {
-        Some(path) => resources::write(path, &bytes)?,
-        None => std::io::stdout().write_all(&bytes)?,
+        Some(path) if path.as_os_str() != "-" => resources::write(path, &bytes)?,
+        _ => std::io::stdout().write_all(&bytes)?,
     }
     Ok(())
 }
@@ -143,13 +161,14 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
     let compiled = compile_file(
         &args.shader,
         options(&args.shader, kind, args.push.is_some()),
-        None,
     )?;
     let func = compiled.ir_opt.as_ref().unwrap_or(&compiled.ir);
     let mut res = resources::build(args, func)?;
     let stats = match compiled.binary.metadata.stage {
         Stage::Compute => {
-            let groups = args.groups.unwrap_or([1, 1, 1]);
+            let groups = args.groups.ok_or_else(|| {
+                CliError::Usage("a compute shader needs --groups X[,Y,Z] (workgroups to dispatch)".into())
+            })?;
             let stats = sim::run_compute_with(&compiled.binary, &mut res, groups, &args.sim.options())?;
             print_buffers(&res);
             stats
@@ -271,6 +290,12 @@ fn print_buffers(res: &Resources) {
 /// `agxc disasm`.
 pub fn disasm_cmd(path: &Path) -> Result<(), CliError> {
     let code = read(path)?;
+    if code.is_empty() {
+        return Err(CliError::Decode {
+            path: path.to_path_buf(),
+            reason: "the file is empty (0 bytes)".into(),
+        });
+    }
     let listing = agxc::runtime_sim::disasm::disassemble(&code);
     std::io::stdout().write_all(listing.as_bytes())?;
     agxc::runtime_sim::decode::decode_program(&code).map_err(|e| CliError::Decode {

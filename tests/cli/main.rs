@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod inputs;
 mod limits;
 
 fn agxc(args: &[&str]) -> Output {

@@ -3,4 +3,5 @@ pub mod corpus;
 pub mod equiv;
 pub mod lavapipe;
 pub mod run;
+pub mod shaderdb;
 pub mod softpipe;

@@ -215,3 +215,22 @@ fn spv_matches_recorded_build_and_validates() {
     let _ = fs::remove_dir_all(&scratch);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The push-constant block size the SPIR-V front end records (`Function::push_constant_bytes`,
+/// the block's extent from its layout decorations) is the size each manifest gives lavapipe.
+#[test]
+fn push_constant_blocks_lift_to_the_manifest_sizes() {
+    let mut checked = 0;
+    for case in cases() {
+        let words = case.spv_words().expect("shader.spv reads");
+        let options = agxc_frontend::spirv::LiftOptions {
+            entry: Some(case.manifest.entry.clone()),
+            ..Default::default()
+        };
+        let func = agxc_frontend::spirv::lift(&words, &options).expect("the case lifts");
+        let want = case.manifest.push.as_ref().map_or(0, |p| p.size as u32);
+        assert_eq!(func.push_constant_bytes, want, "{}", case.name);
+        checked += usize::from(want > 0);
+    }
+    assert!(checked >= 9, "only {checked} cases have push constants");
+}

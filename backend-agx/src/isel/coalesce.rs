@@ -49,7 +49,7 @@ impl Isel<'_> {
         }
         // Earlier exits left `v` in its construct register without a copy and rely on it
         // staying there; this exit copies it instead.
-        if self.coalesced.iter().any(|&(g, _)| g == src.group) {
+        if self.coalesced_groups.contains(&src.group) {
             return false;
         }
         let Some(d) = self.def_index(v) else {
@@ -65,16 +65,12 @@ impl Isel<'_> {
         }
         // The whole function: renaming the group is sound only if `d` is its one writer (a
         // construct register also has the copies of its other exits).
-        let insts = &self.m.insts;
-        let mut single_def = true;
-        for (i, inst) in insts.iter().enumerate() {
-            if i != d {
-                inst.for_each_def(|r| single_def &= r.group != src.group);
-            }
-        }
-        if !single_def {
+        let mut at_d = 0;
+        self.m.insts[d].for_each_def(|r| at_d += u32::from(r.group == src.group));
+        if self.defs_of(src.group) != at_d {
             return false;
         }
+        let insts = &self.m.insts;
         if check_reads {
             // A `continue` after the definition reads the parameter too when it passes the
             // old value on (that copy is to itself, so it is not in the code).
@@ -100,8 +96,12 @@ impl Isel<'_> {
         for inst in &mut self.m.insts[d..] {
             *inst = inst.map_regs(retarget);
         }
+        // The definition at `d` (the group's only one) now writes the target.
+        *super::grow(&mut self.def_count, src.group) -= at_d;
+        *super::grow(&mut self.def_count, target.group) += at_d;
         self.retarget_values(src.group, target.group);
         self.coalesced.insert((target.group, start));
+        self.coalesced_groups.insert(target.group);
         true
     }
 }

@@ -107,6 +107,15 @@ pub(crate) struct Isel<'f> {
     current_block: Option<Block>,
     /// Targets (group, region start) a value was coalesced into.
     coalesced: std::collections::HashSet<(u32, usize)>,
+    /// The groups of `coalesced`.
+    coalesced_groups: std::collections::HashSet<u32>,
+    /// Instructions writing each group in `m.insts[..defs_counted]`.
+    def_count: Vec<u32>,
+    defs_counted: usize,
+    /// The values whose register is (or was) in each group, and those whose recorded
+    /// comparison reads it: what renaming a coalesced group must update.
+    values_in: Vec<Vec<Value>>,
+    conds_in: Vec<Vec<Value>>,
     /// Fragment varying components read by one `ld_var` at the start, by (location,
     /// component).
     varyings: std::collections::BTreeMap<(u32, u8), VReg>,
@@ -147,6 +156,11 @@ impl<'f> Isel<'f> {
             vertex_id: None,
             current_block: None,
             coalesced: Default::default(),
+            coalesced_groups: Default::default(),
+            def_count: Vec::new(),
+            defs_counted: 0,
+            values_in: Vec::new(),
+            conds_in: Vec::new(),
             varyings: Default::default(),
             current: None,
         }
@@ -175,7 +189,7 @@ impl<'f> Isel<'f> {
     fn function(&mut self) -> Result<(), BackendError> {
         let entry = self.func.entry;
         if self.func.stage == Stage::Fragment {
-            self.load_varyings();
+            self.load_varyings()?;
         }
         if self.func.stage == Stage::Vertex {
             // Threads past the vertex count do nothing (see the ABI's vertex section).
@@ -389,15 +403,32 @@ impl<'f> Isel<'f> {
                 r
             }
         };
-        for reg in self.regs.values_mut().flatten() {
-            *reg = fix(*reg);
+        for v in std::mem::take(grow(&mut self.values_in, from)) {
+            if let Some(reg) = &mut self.regs[v] {
+                if reg.group == from {
+                    *reg = fix(*reg);
+                    grow(&mut self.values_in, to).push(v);
+                }
+            }
         }
-        for c in self.conds.values_mut().flatten() {
-            c.cmp = c.cmp.map(&mut |r| fix(r));
+        for v in std::mem::take(grow(&mut self.conds_in, from)) {
+            if let Some(c) = &mut self.conds[v] {
+                c.cmp = c.cmp.map(&mut |r| fix(r));
+                grow(&mut self.conds_in, to).push(v);
+            }
         }
         if let Some(v) = &mut self.vertex_id {
             *v = fix(*v);
         }
+    }
+
+    /// How many instructions write group `g`.
+    fn defs_of(&mut self, g: u32) -> u32 {
+        for inst in &self.m.insts[self.defs_counted..] {
+            inst.for_each_def(|r| *grow(&mut self.def_count, r.group) += 1);
+        }
+        self.defs_counted = self.m.insts.len();
+        self.def_count.get(g as usize).copied().unwrap_or(0)
     }
 
     /// Copies `values` into `targets` (`None`: nothing to copy). With `parallel`, the targets
@@ -448,6 +479,7 @@ impl<'f> Isel<'f> {
     /// `reg`, it is remembered as `v`'s definition (for folding `fsat` and for coalescing).
     pub fn set(&mut self, v: Value, reg: VReg) {
         self.regs[v] = Some(reg);
+        grow(&mut self.values_in, reg.group).push(v);
         if let Some(last) = self.m.insts.last() {
             let mut exact = false;
             let mut other = false;
@@ -491,6 +523,8 @@ impl<'f> Isel<'f> {
     /// Records that `v` is a comparison.
     pub fn set_cond(&mut self, v: Value, cond: CondForm) {
         self.conds[v] = Some(cond);
+        cond.cmp
+            .map(&mut |r: VReg| grow(&mut self.conds_in, r.group).push(v));
     }
 
     /// Records that `v` is `base` with float modifiers.
@@ -716,4 +750,13 @@ impl<'f> Isel<'f> {
         self.set(v, reg);
         self.set_uniform(v, u);
     }
+}
+
+/// The entry of `v` for group `g`, `v` grown to hold it.
+pub(crate) fn grow<T: Default>(v: &mut Vec<T>, g: u32) -> &mut T {
+    let g = g as usize;
+    if v.len() <= g {
+        v.resize_with(g + 1, T::default);
+    }
+    &mut v[g]
 }

@@ -237,7 +237,7 @@ impl Isel<'_> {
     /// more components are read (as 32-bit values with one interpolation mode; flat inputs of
     /// every type read 32-bit words): the components land in consecutive registers, and
     /// `ld_var` depends on the pixel only, so reading early is safe.
-    pub(super) fn load_varyings(&mut self) {
+    pub(super) fn load_varyings(&mut self) -> Result<(), BackendError> {
         let mut wanted: std::collections::BTreeMap<u32, (u8, Option<Interp>, bool)> =
             Default::default();
         let func = self.func;
@@ -267,10 +267,11 @@ impl Isel<'_> {
             if count < 2 || !consistent {
                 continue;
             }
+            let index = self.varying_index(location)?;
             let dst = self.m.new_group(RegClass::Vec32(count as u8));
             self.m.op(Instr::LdVar {
                 dst,
-                index: location as u8,
+                index,
                 mask,
                 perspective: interp == Some(Interp::Perspective),
             });
@@ -282,6 +283,15 @@ impl Isel<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The `ld_var` slot of a varying location (the ABI packs the locations read).
+    fn varying_index(&self, location: u32) -> Result<u8, BackendError> {
+        self.abi
+            .varying_slot(location)
+            .and_then(|s| u8::try_from(s).ok())
+            .ok_or_else(|| self.internal(format!("varying location {location} has no slot")))
     }
 
     pub(super) fn input(&mut self, slot: InputSlot, r: Value) -> Result<(), BackendError> {
@@ -291,10 +301,11 @@ impl Isel<'_> {
                 let word = match self.varyings.get(&(slot.location, slot.component)) {
                     Some(&w) => w,
                     None => {
+                        let index = self.varying_index(slot.location)?;
                         let w = self.m.new_group(RegClass::R32);
                         self.m.op(Instr::LdVar {
                             dst: w,
-                            index: slot.location as u8,
+                            index,
                             mask: 1 << slot.component.min(3),
                             perspective: false,
                         });
@@ -320,10 +331,11 @@ impl Isel<'_> {
                 } else {
                     RegClass::R32
                 };
+                let index = self.varying_index(slot.location)?;
                 let v = self.m.new_group(float_class);
                 self.m.op(Instr::LdVar {
                     dst: v,
-                    index: slot.location as u8,
+                    index,
                     mask: 1 << slot.component.min(3),
                     perspective: slot.interp == Interp::Perspective,
                 });

@@ -40,7 +40,8 @@ pub fn intervals(insts: &[MInst<VReg>], groups: usize) -> Vec<Option<Interval>> 
             }
         }
     };
-    let mut loops = Vec::new();
+    // Matched loops (`Loop` position, `EndLoop` position).
+    let mut loops: Vec<(usize, usize)> = Vec::new();
     let mut open = Vec::new();
     for (pos, inst) in insts.iter().enumerate() {
         inst.for_each_use(|r| touch(r.group, pos));
@@ -55,19 +56,78 @@ pub fn intervals(insts: &[MInst<VReg>], groups: usize) -> Vec<Option<Interval>> 
             _ => {}
         }
     }
-    // Inner loops first: a group extended over an outer loop then covers the inner ones.
-    loops.sort_by_key(|&(s, e)| e - s);
-    for &(ls, le) in &loops {
-        for iv in out.iter_mut().flatten() {
-            let inside = iv.start <= le && iv.end >= ls;
-            let crosses = iv.start < ls || iv.end > le;
-            if inside && crosses {
-                iv.start = iv.start.min(ls);
-                iv.end = iv.end.max(le);
-            }
+    if loops.is_empty() {
+        return out;
+    }
+    let nest = LoopNest::new(insts.len(), &loops);
+    for iv in out.iter_mut().flatten() {
+        let start = nest.outermost_without(iv.start, iv.end);
+        let end = nest.outermost_without(iv.end, iv.start);
+        if let Some(l) = start {
+            iv.start = iv.start.min(loops[l].0);
+        }
+        if let Some(l) = end {
+            iv.end = iv.end.max(loops[l].1);
         }
     }
     out
+}
+
+/// Loops nest (structured control flow): each is inside the next one out or disjoint from it.
+/// A group referenced inside a loop and live across its boundary is extended over it, and the
+/// extended interval may cross an enclosing loop in turn (inner loops first, as a fixpoint).
+/// The loops an interval crosses are those holding one of its ends but not the other; those
+/// around one end form a chain from the innermost loop at that end outwards, and the extended
+/// interval reaches the ends of the outermost of each chain (and crosses nothing more: the
+/// next loop out holds both ends). So each interval costs the nesting depth at its ends.
+struct LoopNest<'l> {
+    loops: &'l [(usize, usize)],
+    /// The innermost loop holding each position (`Loop` and `EndLoop` included).
+    innermost: Vec<Option<usize>>,
+    /// The loop directly enclosing each loop.
+    parent: Vec<Option<usize>>,
+}
+
+impl<'l> LoopNest<'l> {
+    fn new(len: usize, loops: &'l [(usize, usize)]) -> Self {
+        let mut opens: Vec<Option<usize>> = vec![None; len];
+        for (l, &(s, _)) in loops.iter().enumerate() {
+            opens[s] = Some(l);
+        }
+        let mut innermost = vec![None; len];
+        let mut parent = vec![None; loops.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        for pos in 0..len {
+            if let Some(l) = opens[pos] {
+                parent[l] = stack.last().copied();
+                stack.push(l);
+            }
+            innermost[pos] = stack.last().copied();
+            if stack.last().is_some_and(|&l| loops[l].1 == pos) {
+                stack.pop();
+            }
+        }
+        LoopNest {
+            loops,
+            innermost,
+            parent,
+        }
+    }
+
+    /// The outermost loop holding position `at` but not position `other`.
+    fn outermost_without(&self, at: usize, other: usize) -> Option<usize> {
+        let mut found = None;
+        let mut l = self.innermost[at];
+        while let Some(x) = l {
+            let (s, e) = self.loops[x];
+            if s <= other && other <= e {
+                break;
+            }
+            found = Some(x);
+            l = self.parent[x];
+        }
+        found
+    }
 }
 
 #[cfg(test)]
@@ -106,5 +166,72 @@ mod tests {
         assert_eq!(iv[0].map(|i| (i.start, i.end)), Some((0, 5)));
         assert_eq!(iv[1].map(|i| (i.start, i.end)), Some((2, 3)));
         assert_eq!(iv[2].map(|i| (i.start, i.end)), Some((3, 3)));
+    }
+
+    /// The extension as first written: every loop, inner first, over every interval.
+    fn extended_loop_by_loop(insts: &[MInst<VReg>], groups: usize) -> Vec<Option<Interval>> {
+        let mut out: Vec<Option<Interval>> = vec![None; groups];
+        let mut loops = Vec::new();
+        let mut open = Vec::new();
+        for (pos, inst) in insts.iter().enumerate() {
+            let mut touch = |g: u32| {
+                let iv = out[g as usize].get_or_insert(Interval {
+                    group: g,
+                    start: pos,
+                    end: pos,
+                });
+                iv.start = iv.start.min(pos);
+                iv.end = iv.end.max(pos);
+            };
+            inst.for_each_use(|r| touch(r.group));
+            inst.for_each_def(|r| touch(r.group));
+            match inst {
+                MInst::Loop => open.push(pos),
+                MInst::EndLoop => {
+                    if let Some(start) = open.pop() {
+                        loops.push((start, pos));
+                    }
+                }
+                _ => {}
+            }
+        }
+        loops.sort_by_key(|&(s, e)| e - s);
+        for &(ls, le) in &loops {
+            for iv in out.iter_mut().flatten() {
+                if iv.start <= le && iv.end >= ls && (iv.start < ls || iv.end > le) {
+                    iv.start = iv.start.min(ls);
+                    iv.end = iv.end.max(le);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn nested_loops_extend_intervals_as_loop_by_loop_extension_does() {
+        // Random nestings of loops (some left open, some closing nothing) over instructions
+        // reading and writing a few groups.
+        let mut rng = agxc_egraph::opt::synth::Rng::new(5);
+        for _ in 0..300 {
+            let mut m = MFunction::default();
+            let regs: Vec<VReg> = (0..6).map(|_| m.new_group(RegClass::R32)).collect();
+            for _ in 0..rng.below(40) {
+                match rng.below(8) {
+                    0 => m.push(MInst::Loop),
+                    1 => m.push(MInst::EndLoop),
+                    2 => m.push(MInst::Break),
+                    _ => {
+                        let (d, a) = (regs[rng.below(6)], regs[rng.below(6)]);
+                        add(&mut m, d, a);
+                    }
+                }
+            }
+            assert_eq!(
+                intervals(&m.insts, 6),
+                extended_loop_by_loop(&m.insts, 6),
+                "{:?}",
+                m.insts
+            );
+        }
     }
 }

@@ -9,7 +9,9 @@
 //! - [`rules`]: the generic rules plus lowerings to those operations (sin and cos through the
 //!   sine unit, sqrt through `rsqrt_special`, fract through floor), modifier fusions and the
 //!   compare-and-select fusions;
-//! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table.
+//! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table;
+//! - [`passes`]: the budgets of the control-flow passes (unrolling, if-conversion) from the
+//!   cost of the G13's execution-mask code.
 //!
 //! ```
 //! use agxc_backend_agx::target::G13Target;
@@ -25,6 +27,7 @@
 pub mod cmpsel;
 pub mod cost;
 pub mod ops;
+pub mod passes;
 pub mod rules;
 
 #[cfg(test)]
@@ -33,6 +36,7 @@ mod tests;
 use agxc_egraph::ir::CustomOpDef;
 use agxc_egraph::opt::rules::{generic_rules, Rule};
 use agxc_egraph::opt::{Facts, Node, OpCost, Target};
+use agxc_egraph::passes::PassConfig;
 
 /// The Apple G13 GPU.
 pub struct G13Target {
@@ -69,5 +73,9 @@ impl Target for G13Target {
 
     fn cost(&self, node: &Node, facts: &Facts) -> OpCost {
         cost::cost(node, facts)
+    }
+
+    fn passes(&self) -> PassConfig {
+        passes::config()
     }
 }

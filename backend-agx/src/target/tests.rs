@@ -73,6 +73,26 @@ fn sqrt_and_saturate_use_the_g13_forms() {
 }
 
 #[test]
+fn integer_division_by_constants_extracts_without_a_reciprocal() {
+    for text in [
+        "(urem ?x:i32 3:i32)",
+        "(udiv ?x:i32 7:i32)",
+        "(sdiv ?x:i32 -7:i32)",
+        "(srem ?x:i16 10:i16)",
+    ] {
+        let s = best(text);
+        for op in ["rcp", "udiv", "sdiv", "urem", "srem"] {
+            assert!(!s.contains(op), "{text}: {s}");
+        }
+        assert!(s.contains("mulhi"), "{text}: {s}");
+    }
+    assert_eq!(
+        best("(sdiv ?x:i32 4:i32)"),
+        "(sshr (iadd ?x (ushr (sshr ?x 31:i32) 30:i32)) 2:i32)"
+    );
+}
+
+#[test]
 fn select_of_a_comparison_extracts_to_compare_and_select() {
     assert_eq!(
         best("(select (flt ?a ?b) ?x ?y)"),

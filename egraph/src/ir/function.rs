@@ -246,6 +246,10 @@ pub struct Function {
     pub modes: ExecutionModes,
     /// Bytes of workgroup-shared memory.
     pub shared_memory: u32,
+    /// Bytes of the push-constant block the shader declares (its extent: the end of its last
+    /// member), 0 when it declares none or the front end does not know. A run must supply at
+    /// least this many bytes.
+    pub push_constant_bytes: u32,
     /// All values.
     pub values: PrimaryMap<Value, ValueData>,
     /// All instructions.
@@ -266,6 +270,7 @@ impl Function {
             stage,
             modes: ExecutionModes::default(),
             shared_memory: 0,
+            push_constant_bytes: 0,
             values: PrimaryMap::new(),
             insts: PrimaryMap::new(),
             blocks,

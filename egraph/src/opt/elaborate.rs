@@ -324,6 +324,7 @@ fn emit(
     let mut out = Function::new(input.name.clone(), input.stage);
     out.modes = input.modes;
     out.shared_memory = input.shared_memory;
+    out.push_constant_bytes = input.push_constant_bytes;
     let new_entry = out.entry;
     let mut em = Emitter {
         p,

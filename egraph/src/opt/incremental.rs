@@ -32,6 +32,7 @@
 //! many old matches on a large function is not throttled for them.
 
 use super::analysis::{EGraph, FactAnalysis};
+use super::clock::EggClock;
 use super::language::{Kind, Node};
 use super::rules::Rule;
 use egg::{
@@ -92,6 +93,8 @@ pub struct IncrementalScheduler {
     always_full: bool,
     /// Shared with the caller: the runner owns the scheduler during the run.
     stats: Rc<Cell<SearchStats>>,
+    /// The clock `egg` reads, advanced before each look at the time limit.
+    clock: Option<Rc<EggClock>>,
 }
 
 impl IncrementalScheduler {
@@ -125,6 +128,20 @@ impl IncrementalScheduler {
             primed: false,
             always_full: false,
             stats: Rc::default(),
+            clock: None,
+        }
+    }
+
+    /// The same scheduler advancing `clock` (the one `egg` reads during the run) to the real
+    /// time before each check of the runner's limits and after each rule's application.
+    pub fn with_clock(mut self, clock: Rc<EggClock>) -> IncrementalScheduler {
+        self.clock = Some(clock);
+        self
+    }
+
+    fn sync_clock(&self) {
+        if let Some(c) = &self.clock {
+            c.sync();
         }
     }
 
@@ -287,9 +304,22 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
         let mut all = Vec::with_capacity(rewrites.len());
         for rw in rewrites {
             all.push(self.search_rewrite(iteration, egraph, rw));
+            self.sync_clock();
             limits.check_limits(iteration, egraph)?;
         }
         Ok(all)
+    }
+
+    fn apply_rewrite(
+        &mut self,
+        _iteration: usize,
+        egraph: &mut EGraph,
+        rewrite: &Rewrite<Node, FactAnalysis>,
+        matches: Vec<SearchMatches<Node>>,
+    ) -> usize {
+        let applied = rewrite.apply(egraph, &matches).len();
+        self.sync_clock();
+        applied
     }
 
     fn search_rewrite<'a>(

@@ -16,11 +16,14 @@
 //! - [`skeleton`], [`to_egraph`]: pure nodes float, effects anchor (as in Cranelift's aegraph).
 //! - [`rules`]: rules as data, one topic per file, each with its identity and tolerance.
 //! - [`runner`]: limits set before the run, backoff scheduling, the report;
-//!   [`incremental`]: after the first iteration, rules search only where the e-graph changed.
+//!   [`incremental`]: after the first iteration, rules search only where the e-graph changed;
+//!   [`clock`]: the clock `egg` reads, without `quanta`'s calibration per process.
 //! - [`cost`], [`extract`]: the cost model and the DAG extractor (egg's tree extractor is the
 //!   baseline).
 //! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
 //!   arms) and emission.
+//! - the control-flow passes ([`crate::passes`]) run before saturation and on its result, and a
+//!   second round of saturation follows when they changed that result;
 //! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations;
 //!   [`probe`]: one term in, best term out (one-line rule tests);
 //!   [`soundness`]: the rule checker; [`synth`]: generated functions for benchmarks.
@@ -58,6 +61,7 @@
 //! ```
 
 pub mod analysis;
+pub mod clock;
 pub mod cost;
 pub mod dump;
 pub mod elaborate;
@@ -85,6 +89,7 @@ pub use runner::{Limits, Report, StopReason};
 pub use target::{GenericTarget, Target};
 
 use crate::ir::{verify, Function, Op, Value, ValueDef, VerifyErrors};
+use crate::passes;
 use egg::{Id, RecExpr};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -111,6 +116,8 @@ pub struct DumpOptions {
     /// Explain, for each of these input values, why its original computation equals the
     /// extracted one (turns on explanation tracking).
     pub explain: Vec<Value>,
+    /// The function's text after each control-flow pass ([`crate::passes`]).
+    pub passes: bool,
 }
 
 impl Default for DumpOptions {
@@ -120,6 +127,7 @@ impl Default for DumpOptions {
             svg: false,
             max_dot_nodes: dump::DOT_NODE_LIMIT,
             explain: Vec::new(),
+            passes: false,
         }
     }
 }
@@ -144,6 +152,8 @@ pub struct Dumps {
     pub svg: Option<Result<String, dump::DumpError>>,
     /// Explanations, per requested value: the flat proof, or why there is none.
     pub explanations: Vec<(Value, String)>,
+    /// The function's text after each control-flow pass: (pass name, text), in order.
+    pub passes: Vec<(String, String)>,
 }
 
 /// The result of [`optimize`].
@@ -168,19 +178,79 @@ pub enum OptError {
     Lower(#[from] to_egraph::LowerError),
 }
 
-/// Optimizes `func` for `target`.
+/// Optimizes `func` for `target`: the control-flow passes before saturation, saturation,
+/// extraction and elaboration, the passes after it and, if they changed anything, a second
+/// round (see [`crate::passes`] for why the work is split so).
 pub fn optimize(
     func: &Function,
     target: &dyn Target,
     opts: &OptOptions,
 ) -> Result<Optimized, OptError> {
     verify(func).map_err(OptError::InvalidInput)?;
+    let mut log = Vec::new();
+    let mut pass_dumps = Vec::new();
+    let want_dumps = opts.dump.passes;
+    let mut pre = func.clone();
+    let mut pass_fallback = None;
+    if let Err(e) = passes::run(
+        &mut pre,
+        passes::PRE_SATURATION,
+        target,
+        &mut log,
+        want_dumps.then_some(&mut pass_dumps),
+    ) {
+        pass_fallback = Some(e.to_string());
+        pre = func.clone();
+    }
+    let mut first = saturate_round(&pre, target, opts)?;
+    first.report.insts_before = func.inst_count();
+    let mut post = first.func.clone();
+    let post_changed = match passes::run(
+        &mut post,
+        passes::POST_SATURATION,
+        target,
+        &mut log,
+        want_dumps.then_some(&mut pass_dumps),
+    ) {
+        Ok(changed) => changed,
+        Err(e) => {
+            pass_fallback.get_or_insert(e.to_string());
+            false
+        }
+    };
+    let mut out = if post_changed {
+        let mut second = saturate_round(&post, target, opts)?;
+        first.report.absorb(second.report);
+        // Explanations are about the input's values, which only the first round knows.
+        second.dumps.explanations = first.dumps.explanations;
+        Optimized {
+            func: second.func,
+            report: first.report,
+            dumps: second.dumps,
+        }
+    } else {
+        first
+    };
+    out.report.passes = log;
+    if out.report.fallback.is_none() {
+        out.report.fallback = pass_fallback;
+    }
+    out.dumps.passes = pass_dumps;
+    Ok(out)
+}
+
+/// One round: saturate, extract, elaborate (keeping `func` if elaboration fails).
+fn saturate_round(
+    func: &Function,
+    target: &dyn Target,
+    opts: &OptOptions,
+) -> Result<Optimized, OptError> {
     let mut egraph = EGraph::new(FactAnalysis::default());
     if !opts.dump.explain.is_empty() {
         egraph = egraph.with_explanations_enabled();
     }
     let mut lowered = to_egraph::lower(func, &mut egraph)?;
-    egraph.rebuild();
+    clock::EggClock::new().run(|| egraph.rebuild());
     let (mut egraph, mut report) = runner::saturate(egraph, target.rules(), &opts.limits);
     report.insts_before = func.inst_count();
 

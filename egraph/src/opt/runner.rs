@@ -11,11 +11,13 @@
 //! function's size.
 
 use super::analysis::{EGraph, FactAnalysis};
+use super::clock::EggClock;
 use super::incremental::IncrementalScheduler;
 use super::language::Node;
 use super::rules::Rule;
 use core::fmt;
 use egg::Runner;
+use std::rc::Rc;
 use std::time::Duration;
 
 /// Rounds of rule application. Most rules simplify, so the useful work is done in the first few
@@ -146,7 +148,8 @@ pub struct Report {
     pub search_time: f64,
     /// Seconds applying rules.
     pub apply_time: f64,
-    /// Seconds restoring the e-graph's invariants.
+    /// Seconds restoring the e-graph's invariants (the run's time less search and apply:
+    /// rebuilds and the runner's bookkeeping, see [`super::clock`]).
     pub rebuild_time: f64,
     /// Seconds in saturation overall.
     pub saturation_time: f64,
@@ -164,9 +167,42 @@ pub struct Report {
     pub unavailable: Vec<String>,
     /// Set when the optimizer kept its input instead of its result, and why.
     pub fallback: Option<String>,
+    /// Saturation rounds (a second one runs when the control-flow passes after the first
+    /// changed the function; see [`crate::passes`]).
+    pub rounds: usize,
+    /// The control-flow passes that ran, in order.
+    pub passes: Vec<crate::passes::PassRun>,
 }
 
 impl Report {
+    /// Adds a later saturation round's figures to this one's (firings, searches and times sum;
+    /// sizes, cost and stop reason are the later round's).
+    pub fn absorb(&mut self, later: Report) {
+        for (name, n) in later.firings {
+            match self.firings.iter_mut().find(|(r, _)| *r == name) {
+                Some(slot) => slot.1 += n,
+                None => self.firings.push((name, n)),
+            }
+        }
+        self.stop_reason = later.stop_reason;
+        self.iterations += later.iterations;
+        self.nodes = later.nodes;
+        self.classes = later.classes;
+        self.full_searches += later.full_searches;
+        self.incremental_searches += later.incremental_searches;
+        self.search_time += later.search_time;
+        self.apply_time += later.apply_time;
+        self.rebuild_time += later.rebuild_time;
+        self.saturation_time += later.saturation_time;
+        self.extraction_time += later.extraction_time;
+        self.elaboration_time += later.elaboration_time;
+        self.cost = later.cost;
+        self.insts_after = later.insts_after;
+        self.unavailable = later.unavailable;
+        self.fallback = self.fallback.take().or(later.fallback);
+        self.rounds += later.rounds;
+    }
+
     /// How often the named rule fired.
     pub fn fired(&self, rule: &str) -> usize {
         self.firings
@@ -209,6 +245,20 @@ impl fmt::Display for Report {
         if let Some(why) = &self.fallback {
             writeln!(f, "  kept the input: {why}")?;
         }
+        writeln!(f, "  saturation rounds: {}", self.rounds)?;
+        let passes: Vec<String> = self
+            .passes
+            .iter()
+            .map(|p| {
+                let mark = if p.changed { "*" } else { "" };
+                format!("{}{mark} ({})", p.pass.name(), p.insts)
+            })
+            .collect();
+        writeln!(
+            f,
+            "  control-flow passes (* changed, instructions after): {}",
+            passes.join(", ")
+        )?;
         if !self.unavailable.is_empty() {
             writeln!(
                 f,
@@ -265,14 +315,24 @@ pub fn saturate_with(
         scheduler = scheduler.always_full();
     }
     let searches = scheduler.stats();
+    // egg reads a mock clock kept at the real time (see `clock`): no calibration.
+    let clock = Rc::new(EggClock::new());
+    let scheduler = scheduler.with_clock(Rc::clone(&clock));
+    let at_iteration = Rc::clone(&clock);
     let start = std::time::Instant::now();
-    let runner: Runner<Node, FactAnalysis> = Runner::new(FactAnalysis::default())
-        .with_egraph(egraph)
-        .with_iter_limit(limits.iterations)
-        .with_node_limit(node_limit)
-        .with_time_limit(limits.time)
-        .with_scheduler(scheduler)
-        .run(rules.iter().map(|r| &r.rewrite));
+    let runner: Runner<Node, FactAnalysis> = clock.run(|| {
+        Runner::new(FactAnalysis::default())
+            .with_egraph(egraph)
+            .with_iter_limit(limits.iterations)
+            .with_node_limit(node_limit)
+            .with_time_limit(limits.time)
+            .with_scheduler(scheduler)
+            .with_hook(move |_| {
+                at_iteration.sync();
+                Ok(())
+            })
+            .run(rules.iter().map(|r| &r.rewrite))
+    });
     let saturation_time = start.elapsed().as_secs_f64();
     let mut firings: Vec<(String, usize)> = rules.iter().map(|r| (r.name.clone(), 0)).collect();
     for it in &runner.iterations {
@@ -294,7 +354,9 @@ pub fn saturate_with(
             .unwrap_or(StopReason::Other("did not run".into())),
         iterations: runner.iterations.len(),
         initial_nodes,
-        nodes: runner.egraph.total_size(),
+        // The e-nodes the classes hold (what the DOT dump draws): `total_size` also counts
+        // hash-cons entries of e-nodes the analysis pruned from constant classes.
+        nodes: runner.egraph.classes().map(|c| c.nodes.len()).sum(),
         classes: runner.egraph.number_of_classes(),
         node_limit,
         firings,
@@ -302,7 +364,8 @@ pub fn saturate_with(
         incremental_searches: searches.get().incremental,
         search_time: sum(|i| i.search_time),
         apply_time: sum(|i| i.apply_time),
-        rebuild_time: sum(|i| i.rebuild_time),
+        // Nothing advances egg's clock during a rebuild: the rest of the run's time.
+        rebuild_time: (saturation_time - sum(|i| i.search_time) - sum(|i| i.apply_time)).max(0.0),
         saturation_time,
         extraction_time: 0.0,
         elaboration_time: 0.0,
@@ -311,6 +374,8 @@ pub fn saturate_with(
         insts_after: 0,
         unavailable: Vec::new(),
         fallback: None,
+        rounds: 1,
+        passes: Vec::new(),
     };
     (runner.egraph, report)
 }

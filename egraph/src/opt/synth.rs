@@ -4,7 +4,8 @@
 //! loads of inputs, long chains of float and integer arithmetic drawn mostly from recent values
 //! (so most values are used), comparisons and selects, occasional transcendentals, constants,
 //! stores every few instructions, and structured `if`s and counted `loop`s. The same seed always
-//! gives the same function.
+//! gives the same function. [`straight_line`] is the same code in one block, [`loop_heavy`]
+//! mostly loops (nested, some holding `if`s): the compile-speed benchmark's inputs.
 
 use crate::ir::{
     AddressSpace, Binding, Builder, EffectOp, Function, MemAccess, PureOp, Stage, Type, Value,
@@ -60,16 +61,18 @@ struct Gen<'f> {
     made: usize,
     zero: Value,
     out: MemAccess,
+    /// How far back (in values of a type) an operand may reach.
+    window: usize,
 }
 
 impl Gen<'_> {
-    fn pick(pool: &[Vec<Value>], rng: &mut Rng) -> Value {
+    fn pick(pool: &[Vec<Value>], rng: &mut Rng, window: usize) -> Value {
         let all: usize = pool.iter().map(Vec::len).sum();
         // Mostly one of the last few values: long dependency chains, few dead values.
         let back = if rng.chance(0.8) {
             rng.below(8.min(all))
         } else {
-            rng.below(all)
+            rng.below(all.min(window))
         };
         let mut i = all - 1 - back;
         for level in pool {
@@ -82,11 +85,11 @@ impl Gen<'_> {
     }
 
     fn float(&mut self) -> Value {
-        Gen::pick(&self.floats, &mut self.rng)
+        Gen::pick(&self.floats, &mut self.rng, self.window)
     }
 
     fn int(&mut self) -> Value {
-        Gen::pick(&self.ints, &mut self.rng)
+        Gen::pick(&self.ints, &mut self.rng, self.window)
     }
 
     fn push_float(&mut self, v: Value) {
@@ -200,6 +203,11 @@ impl Gen<'_> {
     }
 
     fn loop_block(&mut self, n: usize) {
+        self.loop_with(n, |_| {});
+    }
+
+    /// A counted loop whose body is `n` straight-line instructions, then `inner`.
+    fn loop_with(&mut self, n: usize, inner: impl FnOnce(&mut Self)) {
         let i0 = self.b.i32(0);
         let acc0 = self.float();
         let (inst, body, params) = self.b.begin_loop(&[i0, acc0], &[Type::I32, Type::F32]);
@@ -209,6 +217,7 @@ impl Gen<'_> {
         self.floats.push(vec![params[1]]);
         self.ints.push(vec![params[0]]);
         self.straight(n);
+        inner(self);
         let one = self.b.i32(1);
         let next = self.b.pure(PureOp::Iadd, &[params[0], one]);
         let limit = self.b.i32(4 + self.rng.below(8) as i32);
@@ -231,9 +240,8 @@ impl Gen<'_> {
     }
 }
 
-/// A verified compute function of about `n` instructions, the same for the same seed.
-pub fn shader_like(n: usize, seed: u64) -> Function {
-    let mut f = Function::new("synth", Stage::Compute);
+/// The start of a generated function: a load of 8 floats and one of 4 integers to draw from.
+fn start(f: &mut Function, seed: u64) -> Gen<'_> {
     let input = MemAccess {
         space: AddressSpace::Storage(Binding::new(0, 0)),
         offset: 0,
@@ -242,7 +250,7 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
         space: AddressSpace::Storage(Binding::new(0, 1)),
         offset: 0,
     };
-    let mut b = Builder::new(&mut f);
+    let mut b = Builder::new(f);
     let zero = b.i32(0);
     let floats = b
         .effect(EffectOp::Load(input), &[zero], &[Type::F32; 8])
@@ -257,7 +265,7 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
             &[Type::I32; 4],
         )
         .to_vec();
-    let mut g = Gen {
+    Gen {
         b,
         rng: Rng::new(seed),
         floats: vec![floats],
@@ -265,7 +273,24 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
         made: 3,
         zero,
         out,
-    };
+        window: usize::MAX,
+    }
+}
+
+/// The end of a generated function: the rest of the `n` instructions straight-line, a store of
+/// the last float and `return`.
+fn finish(mut g: Gen<'_>, n: usize) {
+    g.straight(n.saturating_sub(g.made + 3));
+    let v = g.float();
+    let z = g.zero;
+    g.b.effect(EffectOp::Store(g.out), &[z, v], &[]);
+    g.b.return_();
+}
+
+/// A verified compute function of about `n` instructions, the same for the same seed.
+pub fn shader_like(n: usize, seed: u64) -> Function {
+    let mut f = Function::new("synth", Stage::Compute);
+    let mut g = start(&mut f, seed);
     while g.made + 40 < n {
         match g.rng.below(10) {
             0 if n - g.made > 120 => g.if_block(60),
@@ -273,11 +298,40 @@ pub fn shader_like(n: usize, seed: u64) -> Function {
             _ => g.straight(40),
         }
     }
-    g.straight(n.saturating_sub(g.made + 3));
-    let v = g.float();
-    let z = g.zero;
-    g.b.effect(EffectOp::Store(g.out), &[z, v], &[]);
-    g.b.return_();
+    finish(g, n);
+    f
+}
+
+/// A verified compute function of about `n` instructions in one block: [`shader_like`]'s
+/// arithmetic, comparisons, selects, conversions and stores without any `if` or `loop` (the
+/// backend's scheduler and register allocator see one block of `n` instructions). Operands
+/// reach at most [`STRAIGHT_WINDOW`] values back, as in unrolled code, so the values live at
+/// once stay within what registers and a spill frame hold however long the function is.
+pub fn straight_line(n: usize, seed: u64) -> Function {
+    let mut f = Function::new("synth_straight", Stage::Compute);
+    let mut g = start(&mut f, seed);
+    g.window = STRAIGHT_WINDOW;
+    finish(g, n);
+    f
+}
+
+/// How many values of a type back an operand of [`straight_line`] may reach.
+pub const STRAIGHT_WINDOW: usize = 48;
+
+/// A verified compute function of about `n` instructions that is mostly loops: counted loops
+/// of about 40 instructions one after the other, every third one holding an `if` or a nested
+/// loop, so most blocks are short and most values live across a loop.
+pub fn loop_heavy(n: usize, seed: u64) -> Function {
+    let mut f = Function::new("synth_loops", Stage::Compute);
+    let mut g = start(&mut f, seed);
+    while g.made + 100 < n {
+        match g.rng.below(3) {
+            0 => g.loop_with(20, |g| g.if_block(20)),
+            1 => g.loop_with(10, |g| g.loop_block(20)),
+            _ => g.loop_block(40),
+        }
+    }
+    finish(g, n);
     f
 }
 
@@ -295,6 +349,14 @@ mod tests {
                 "asked {n}, got {count}"
             );
             assert!(crate::ir::verify(&f).is_ok());
+            for g in [straight_line(n, 7), loop_heavy(n, 7)] {
+                let count = g.inst_count();
+                assert!(
+                    count >= n * 9 / 10 && count <= n * 11 / 10 + 40,
+                    "asked {n}, got {count}"
+                );
+                assert!(crate::ir::verify(&g).is_ok());
+            }
         }
         assert_eq!(
             shader_like(300, 1).to_string(),

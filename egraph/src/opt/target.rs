@@ -29,6 +29,11 @@ pub trait Target: Sync {
     /// The cost of an e-node whose e-class has `facts`.
     fn cost(&self, node: &Node, facts: &Facts) -> OpCost;
 
+    /// The budgets of the control-flow passes (unrolling, if-conversion) on this target.
+    fn passes(&self) -> crate::passes::PassConfig {
+        crate::passes::PassConfig::default()
+    }
+
     /// A registry of the target's operations (for parsing rules and IR text).
     fn registry(&self) -> OpRegistry {
         OpRegistry::with(self.ops())

@@ -289,6 +289,12 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     let v = b
         .effect(EffectOp::Load(ssbo(0)), &[zero], &[Type::F32; 3])
         .to_vec();
+    // A trip count the control-flow passes cannot know (so the loop stays a loop).
+    let n = b.effect(
+        EffectOp::Builtin(crate::ir::Builtin::GlobalId(0)),
+        &[],
+        &[Type::I32],
+    )[0];
     // Used only in the else arm of the `if` below: must move into that arm.
     let only_else = b.pure(PureOp::Exp2, &[v[2]]);
     let (lp, body, params) = b.begin_loop(&[zero, v[2]], &[Type::F32]);
@@ -298,8 +304,7 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     let acc = b.pure(PureOp::Fadd, &[inv, params[1]]);
     let one = b.i32(1);
     let next = b.pure(PureOp::Iadd, &[params[0], one]);
-    let four = b.i32(4);
-    let more = b.pure(PureOp::Slt, &[next, four]);
+    let more = b.pure(PureOp::Slt, &[next, n]);
     let (_, [t, e]) = b.begin_if(more, &[]);
     b.switch_to(t);
     b.yield_(&[]);
@@ -314,6 +319,8 @@ fn loop_invariants_are_hoisted_and_single_arm_values_sunk() {
     b.switch_to(t);
     b.yield_(&[r]);
     b.switch_to(e);
+    // A store keeps the branch (if-conversion never speculates one).
+    b.effect(EffectOp::Store(ssbo(2)), &[zero, only_else], &[]);
     b.yield_(&[only_else]);
     b.switch_to(outer);
     let res = b.results(iff)[0];
@@ -441,6 +448,51 @@ fn dag_extraction_is_never_worse_than_egg_tree_extraction() {
 }
 
 #[test]
+fn deep_sharing_keeps_available_terms_ahead_of_unavailable_ones() {
+    // v[i+1] = v[i] + v[i-1] for 2000 levels: tree costs grow like Fibonacci numbers and
+    // exceed f64's range. On top, a class offers `sin` (unavailable: infinite cost) or another
+    // operation (some of them order before `sin` in the class, some after).
+    for other in [
+        PureOp::Sqrt,
+        PureOp::Fabs,
+        PureOp::Fneg,
+        PureOp::Floor,
+        PureOp::Cos,
+    ] {
+        let mut eg = EGraph::default();
+        let leaf = |eg: &mut EGraph, n| {
+            eg.add(Node::leaf(Kind::Leaf {
+                value: crate::ir::Value::from_u32(n),
+                ty: Type::F32,
+            }))
+        };
+        let mut v = vec![leaf(&mut eg, 0), leaf(&mut eg, 1)];
+        for i in 1..2000 {
+            let next = eg.add(Node::new(Kind::pure(PureOp::Fadd), &[v[i], v[i - 1]]));
+            v.push(next);
+        }
+        let top = v[v.len() - 1];
+        let sin = eg.add(Node::new(Kind::pure(PureOp::Sin), &[top]));
+        let alt = eg.add(Node::new(Kind::pure(other), &[top]));
+        eg.union(sin, alt);
+        eg.rebuild();
+        let cost = |n: &Node, _: &Facts| match n.kind {
+            k if k == Kind::pure(PureOp::Sin) => f64::INFINITY,
+            _ => 1.0,
+        };
+        for ex in [
+            extract::tree(&eg, &[eg.find(sin)], cost),
+            extract::dag(&eg, &[eg.find(sin)], cost),
+        ] {
+            assert!(ex.unavailable.is_empty(), "{other:?}: {:?}", ex.unavailable);
+            assert_eq!(ex.choice[&eg.find(sin)].kind, Kind::pure(other));
+            // Two leaves, 1999 additions, the top.
+            assert_eq!(ex.dag_cost, 2002.0);
+        }
+    }
+}
+
+#[test]
 fn dag_extraction_pays_a_shared_value_once() {
     // Class r2 = { h(s), k(y) }: h(s) costs 0.75 more than k(y) as a tree, but s is needed by
     // root r1 anyway, so h(s) is cheaper in the DAG.
@@ -490,6 +542,34 @@ fn a_ten_thousand_instruction_function_stays_within_the_node_limit() {
     );
     assert!(r.nodes <= r.node_limit, "{r}");
     assert!(r.insts_after <= r.insts_before, "{r}");
+}
+
+#[test]
+fn the_time_limit_stops_a_run_under_the_mock_clock_and_times_are_real() {
+    // egg reads a mock clock the optimizer keeps at the real time (`clock`): the limit still
+    // sees time pass, within the first iteration's search.
+    let f = synth::shader_like(2_000, 3);
+    let limits = Limits {
+        time: std::time::Duration::from_nanos(1),
+        ..Limits::default()
+    };
+    let out = optimize(
+        &f,
+        generic(),
+        &OptOptions {
+            limits,
+            ..OptOptions::default()
+        },
+    )
+    .expect("optimizes");
+    assert!(
+        matches!(out.report.stop_reason, StopReason::TimeLimit(_)),
+        "{}",
+        out.report
+    );
+    let r = opt(&f).report;
+    assert!(r.search_time > 0.0 && r.apply_time > 0.0, "{r}");
+    assert!(r.search_time + r.apply_time <= r.saturation_time, "{r}");
 }
 
 #[test]

@@ -12,7 +12,8 @@
 //!   continue construct in place (so it is duplicated at each `continue` statement; it is
 //!   normally a few instructions).
 //! - `OpSwitch` becomes a one-trip IR loop (so a case can `break` from anywhere inside it) holding
-//!   one `if` per case, chained by a fall-through flag (`switch.rs`).
+//!   one `if` per case, each tested by its literals and, when the case before falls through into
+//!   it, by that case's test (`switch.rs`); the optimizer's `flatten` pass removes the loop.
 //! - An inlined function whose `return`s are not all at its end runs inside a one-trip loop, and
 //!   its returns become `break`s (`calls.rs`).
 //!

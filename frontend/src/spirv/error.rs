@@ -34,6 +34,15 @@ pub enum SpirvError {
     /// The input is not a SPIR-V binary (size, magic number, header).
     #[error("not a SPIR-V module: {0}")]
     NotSpirv(String),
+    /// A header word is wrong (word 3, the id bound: 0, above the universal limit, or not
+    /// above every id the module uses).
+    #[error("header word {word}: {detail}")]
+    Header {
+        /// The header word (0-based).
+        word: u32,
+        /// What is wrong.
+        detail: String,
+    },
     /// The instruction stream does not decode (`rspirv` rejected it, or an instruction is
     /// malformed at the word level).
     #[error("{}malformed SPIR-V: {detail}", at_prefix(.at))]
@@ -158,9 +167,10 @@ impl SpirvError {
             | SpirvError::Unstructured { at, .. }
             | SpirvError::Invalid { at, .. }
             | SpirvError::TooLarge { at, .. } => Some(at),
-            SpirvError::NotSpirv(_) | SpirvError::EntryPoint(_) | SpirvError::Internal { .. } => {
-                None
-            }
+            SpirvError::NotSpirv(_)
+            | SpirvError::Header { .. }
+            | SpirvError::EntryPoint(_)
+            | SpirvError::Internal { .. } => None,
         }
     }
 }

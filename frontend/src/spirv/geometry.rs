@@ -225,6 +225,8 @@ impl<'m> Lowerer<'m> {
         let unreadable = |member: u32| self.unreadable_inputs.contains(&(*var, member));
         let hit = match path.get(1) {
             Some(Index::Const(member)) => unreadable(*member),
+            // Loads through it read zero.
+            Some(Index::OutOfRange(_)) => false,
             // The whole block or the whole array: any unreadable member is read.
             Some(Index::Dyn(_)) | None => self.unreadable_inputs.iter().any(|&(v, _)| v == *var),
         };

@@ -70,7 +70,13 @@ impl<'m> Lowerer<'m> {
                 }
             }
             StorageClass::StorageBuffer => mem(AddressSpace::Storage(self.binding_of(id)), 0),
-            StorageClass::PushConstant => mem(AddressSpace::PushConstant, 0),
+            StorageClass::PushConstant => {
+                // The bytes a run must supply (a module with several blocks, for several entry
+                // points, asks for the largest).
+                let extent = self.types.extent(pointee, &self.decos, inst)?;
+                self.func.push_constant_bytes = self.func.push_constant_bytes.max(extent);
+                mem(AddressSpace::PushConstant, 0)
+            }
             StorageClass::Workgroup => {
                 if has_init {
                     return Err(inst.unsupported("an initializer on a Workgroup variable"));
@@ -183,10 +189,7 @@ impl<'m> Lowerer<'m> {
                 let mut ty = *ty;
                 for &ix in &indices {
                     let step = match self.fold(ix) {
-                        Some(c) if c.ty().is_int() => Index::Const(
-                            u32::try_from(c.as_u64())
-                                .map_err(|_| inst.invalid("constant index out of range"))?,
-                        ),
+                        Some(c) if c.ty().is_int() => self.const_index(inst, ty, c)?,
                         _ => {
                             if matches!(self.types.get(ty, inst)?, Ty::Struct { .. }) {
                                 return Err(
@@ -198,7 +201,7 @@ impl<'m> Lowerer<'m> {
                     };
                     let child = match step {
                         Index::Const(c) => c,
-                        Index::Dyn(_) => 0,
+                        Index::Dyn(_) | Index::OutOfRange(_) => 0,
                     };
                     ty = self.types.child(ty, child, inst)?;
                     path.push(step);
@@ -219,6 +222,32 @@ impl<'m> Lowerer<'m> {
             )));
         }
         self.bind(inst, Agg::Pointer(Rc::new(ptr)))
+    }
+
+    /// A constant access-chain index into `ty`: [`Index::OutOfRange`] past the end of a
+    /// vector, matrix or array (read as a signed integer, as SPIR-V reads indices); structure
+    /// members must exist.
+    fn const_index(
+        &self,
+        inst: &Inst,
+        ty: Id,
+        c: agxc_egraph::ir::Const,
+    ) -> Result<Index, SpirvError> {
+        let len = match self.types.get(ty, inst)? {
+            Ty::Vector { count, .. } => *count,
+            Ty::Matrix { columns, .. } => *columns,
+            Ty::Array { length, .. } => *length,
+            _ => {
+                return u32::try_from(c.as_u64())
+                    .map(Index::Const)
+                    .map_err(|_| inst.invalid("constant index out of range"))
+            }
+        };
+        let signed = c.as_i64();
+        Ok(match u32::try_from(signed) {
+            Ok(i) if i < len => Index::Const(i),
+            _ => Index::OutOfRange(c.as_u64() as u32),
+        })
     }
 
     /// Structural type equality (modules may declare the same type twice).
@@ -246,6 +275,7 @@ impl<'m> Lowerer<'m> {
     /// Reads through a pointer.
     pub fn load(&mut self, inst: &Inst, ptr: &Pointer) -> Result<Agg, SpirvError> {
         match ptr {
+            Pointer::Logical { path, ty, .. } if out_of_range(path) => self.zero_agg(*ty, inst),
             Pointer::Logical { root, path, .. } => {
                 let whole = match *root {
                     Root::Var(var) => self.env.get(Key::Var(var)).cloned().ok_or_else(|| {
@@ -289,11 +319,25 @@ impl<'m> Lowerer<'m> {
     /// Writes through a pointer.
     pub fn store(&mut self, inst: &Inst, ptr: &Pointer, value: Agg) -> Result<(), SpirvError> {
         match ptr {
+            Pointer::Logical { root, path, .. } if out_of_range(path) => match root {
+                Root::Var(_) => Ok(()),
+                _ => Err(inst.invalid("store to an Input or UniformConstant variable")),
+            },
             Pointer::Logical { root, path, .. } => match *root {
                 Root::Var(var) => {
-                    let whole = self.env.get(Key::Var(var)).cloned().ok_or_else(|| {
-                        inst.invalid(format!("variable %{var} written before it is declared"))
-                    })?;
+                    // A variable whose contents merging forgot (no later read needs them) is
+                    // written again: the contents it had do not matter.
+                    let whole = match self.env.get(Key::Var(var)).cloned() {
+                        Some(whole) => whole,
+                        None => {
+                            let info = self
+                                .vars
+                                .get(&var)
+                                .copied()
+                                .ok_or_else(|| inst.unknown_id(var))?;
+                            self.zero_agg(info.pointee, inst)?
+                        }
+                    };
                     let new = self.replace_path(inst, &whole, path, value)?;
                     self.env.set(Key::Var(var), new);
                     Ok(())
@@ -344,6 +388,7 @@ impl<'m> Lowerer<'m> {
                     .clone();
                 self.extract_path(inst, &child, rest)
             }
+            Index::OutOfRange(c) => Err(inst.invalid(format!("index {c} out of range"))),
             Index::Dyn(ix) => {
                 let children: Vec<Agg> = children.to_vec();
                 let mut picked = Vec::with_capacity(children.len());
@@ -427,6 +472,7 @@ impl<'m> Lowerer<'m> {
                 let old = slot.clone();
                 *slot = self.replace_path(inst, &old, rest, value)?;
             }
+            Index::OutOfRange(c) => return Err(inst.invalid(format!("index {c} out of range"))),
             Index::Dyn(ix) => {
                 let ty = self.ty(ix);
                 for (j, child) in children.iter().enumerate() {
@@ -439,4 +485,9 @@ impl<'m> Lowerer<'m> {
         }
         Ok(Agg::composite(out))
     }
+}
+
+/// True if a logical pointer's path has a constant index past the end of its composite.
+fn out_of_range(path: &[Index]) -> bool {
+    path.iter().any(|i| matches!(i, Index::OutOfRange(_)))
 }

@@ -135,10 +135,12 @@ impl<'m> Lowerer<'m> {
             groups[s.kind].push(i);
         }
         let mut exports: BTreeMap<Key, Agg> = BTreeMap::new();
+        let mut agreed_per_group: Vec<BTreeMap<Key, Agg>> = Vec::new();
         let mut per_group: Vec<Option<(BTreeSet<Key>, BTreeSet<Key>)>> = Vec::new();
         for group in &groups {
             if group.is_empty() {
                 per_group.push(None);
+                agreed_per_group.push(BTreeMap::new());
                 continue;
             }
             let mut changed = BTreeSet::new();
@@ -149,12 +151,27 @@ impl<'m> Lowerer<'m> {
                     }
                 }
             }
+            // A name every path leaves with the same value from before the construct needs no
+            // result: it simply has that value afterwards.
+            let mut agreed = BTreeMap::new();
+            for k in &changed {
+                let first = frame.sites[group[0]].env.get(*k);
+                let same =
+                    first.is_some() && group.iter().all(|&s| frame.sites[s].env.get(*k) == first);
+                if let Some(v) = first.filter(|_| same) {
+                    if self.defined_outside(ir, v) {
+                        agreed.insert(*k, v.clone());
+                    }
+                }
+            }
             let exported: BTreeSet<Key> = changed
                 .iter()
                 .copied()
+                .filter(|k| !agreed.contains_key(k))
                 .filter(|k| group.iter().all(|&s| frame.sites[s].env.get(*k).is_some()))
                 .filter(|k| self.is_live(*k, &visited))
                 .collect();
+            agreed_per_group.push(agreed);
             for k in &exported {
                 let template = frame.sites[group[0]]
                     .env
@@ -229,7 +246,8 @@ impl<'m> Lowerer<'m> {
         }
         Ok(per_group
             .into_iter()
-            .map(|g| {
+            .zip(agreed_per_group)
+            .map(|(g, agreed)| {
                 g.map(|(changed, exported)| {
                     let mut env = frame.pre.clone();
                     for k in &changed {
@@ -238,10 +256,33 @@ impl<'m> Lowerer<'m> {
                     for k in &exported {
                         env.set(*k, rebuilt[k].clone());
                     }
+                    for (k, v) in agreed {
+                        env.set(k, v);
+                    }
                     env
                 })
             })
             .collect())
+    }
+
+    /// True if every value `agg` holds is defined outside the blocks of the structured
+    /// instruction `ir` (so it is still visible after it).
+    fn defined_outside(&self, ir: agxc_egraph::ir::Inst, agg: &Agg) -> bool {
+        let mut leaves = Vec::new();
+        agg.leaves(&mut leaves);
+        if leaves.is_empty() {
+            return false;
+        }
+        let mut inside: HashSet<Value> = HashSet::new();
+        let mut stack: Vec<agxc_egraph::ir::Block> = self.func.insts[ir].blocks.to_vec();
+        while let Some(b) = stack.pop() {
+            inside.extend(self.func.blocks[b].params.iter().copied());
+            for &i in &self.func.blocks[b].insts {
+                inside.extend(self.func.insts[i].results.iter().copied());
+                stack.extend(self.func.insts[i].blocks.iter().copied());
+            }
+        }
+        leaves.iter().all(|v| !inside.contains(v))
     }
 
     /// True if a name may be read after a construct whose blocks are `visited`.

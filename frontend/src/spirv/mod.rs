@@ -31,6 +31,12 @@
 //!   instruction (every IR operation it expands to); `RelaxedPrecision` puts
 //!   [`InstFlags::RELAXED`] on its pure operations.
 //! - Specialization constants take [`LiftOptions::specialization`] values or their defaults.
+//! - An access chain into a Function, Private, Output or Input variable whose constant index
+//!   is past the end of a vector, matrix or array (valid SPIR-V when the access never runs;
+//!   undefined only when it does) reads zero and drops stores, as robust buffer access treats
+//!   out-of-bounds accesses; a dynamic index out of range reads element 0 and drops stores. In
+//!   buffer and workgroup memory an index is applied through the layout like any other (the
+//!   access goes to the bytes past the composite, bounds-checked as every access is).
 //! - The lifted function is verified before it is returned; a verifier failure is an
 //!   [`SpirvError::Internal`], never a panic. Every other error names the instruction: opcode,
 //!   word offset and function ([`Location`]).
@@ -93,6 +99,7 @@ mod context;
 mod decorations;
 mod entry;
 mod error;
+mod extent;
 mod geometry;
 mod glsl450;
 mod image;
@@ -104,6 +111,7 @@ mod memory;
 mod merge;
 mod module;
 mod storage_image;
+mod stream;
 mod switch;
 mod types;
 mod value;
@@ -112,6 +120,7 @@ mod value;
 mod tests;
 
 pub use error::{Location, SpirvError};
+pub use stream::MAX_ID_BOUND;
 
 use agxc_egraph::ir::Function;
 use spirv::Capability;

@@ -13,6 +13,7 @@
 //! module-scope `OpExtInst` (non-semantic debug information, which lifting ignores).
 
 use super::error::{Location, SpirvError};
+use super::stream::{check_bound_word, check_ids, walk_headers, HEADER_WORDS};
 use rspirv::dr;
 use spirv::Op;
 use std::collections::HashMap;
@@ -20,9 +21,6 @@ use std::rc::Rc;
 
 /// A SPIR-V result id.
 pub(crate) type Id = u32;
-
-/// Words in the module header (SPIR-V section 2.3).
-const HEADER_WORDS: usize = 5;
 
 /// One decoded instruction and where it came from.
 #[derive(Clone, Debug)]
@@ -211,43 +209,6 @@ pub(crate) fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, SpirvError> {
     Ok(le)
 }
 
-/// Word offset and opcode of every instruction, from the word stream alone.
-fn walk_headers(words: &[u32]) -> Result<Vec<(u32, u16)>, SpirvError> {
-    let mut out = Vec::new();
-    let mut at = HEADER_WORDS;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        let opcode = (words[at] & 0xffff) as u16;
-        let name = || opcode_name(opcode);
-        if count == 0 {
-            return Err(SpirvError::Decode {
-                at: Some(Location {
-                    opcode: name(),
-                    offset: at as u32,
-                    function: None,
-                }),
-                detail: "instruction word count is 0".into(),
-            });
-        }
-        if at + count > words.len() {
-            return Err(SpirvError::Decode {
-                at: Some(Location {
-                    opcode: name(),
-                    offset: at as u32,
-                    function: None,
-                }),
-                detail: format!(
-                    "instruction of {count} words runs past the end of the module ({} words)",
-                    words.len()
-                ),
-            });
-        }
-        out.push((at as u32, opcode));
-        at += count;
-    }
-    Ok(out)
-}
-
 /// `OpFoo` for a known opcode number, `opcode N` otherwise.
 pub(crate) fn opcode_name(opcode: u16) -> String {
     match rspirv::grammar::INSTRUCTION_TABLE.lookup_opcode(opcode as u32) {
@@ -275,6 +236,7 @@ pub(crate) fn decode(words: &[u32]) -> Result<Module, SpirvError> {
             spirv::MAGIC_NUMBER
         )));
     }
+    check_bound_word(words[3])?;
     let walk = walk_headers(words)?;
     let mut kept = words[..HEADER_WORDS].to_vec();
     let mut kept_walk = Vec::new();
@@ -314,7 +276,30 @@ pub(crate) fn decode(words: &[u32]) -> Result<Module, SpirvError> {
             function: None,
         });
     }
+    check_ids(words[3], module_insts(&module))?;
     Ok(module)
+}
+
+/// Every instruction of a decoded module (names excepted), in section order.
+fn module_insts(m: &Module) -> impl Iterator<Item = &Inst> {
+    let functions = m.functions.iter().flat_map(|f| {
+        std::iter::once(&f.def).chain(&f.params).chain(
+            f.blocks
+                .iter()
+                .flat_map(|b| std::iter::once(&b.label_inst).chain(&b.insts)),
+        )
+    });
+    m.capabilities
+        .iter()
+        .chain(&m.extensions)
+        .chain(&m.ext_inst_imports)
+        .chain(&m.memory_model)
+        .chain(&m.entry_points)
+        .chain(&m.execution_modes)
+        .chain(&m.member_names)
+        .chain(&m.annotations)
+        .chain(&m.globals)
+        .chain(functions)
 }
 
 /// Collects decoded instructions in stream order.

@@ -2,15 +2,30 @@
 //!
 //! ```text
 //! loop {                                  ; a case's branch to the merge block is a `break`
-//!     fell0 = if (sel == 1 || sel == 2) { case A ... yield true (falls into B) } else { yield false }
-//!     fell1 = if (sel == 5 || fell0)    { case B ... break } else { yield false }
-//!     break                               ; no case matched (the default is the merge block)
+//!     m1 = sel == 1; m2 = sel == 2; m5 = sel == 5         ; one compare per literal
+//!     if (m1 || m2)       { case A ... }                   ; A falls into B
+//!     if (m5 || m1 || m2) { case B ... break }             ; B's lanes and those A ran for
+//!     if true             { default ... break }            ; the last case
 //! }
 //! ```
 //!
 //! Cases are lifted in the order of the `OpSwitch` targets, which SPIR-V requires to put a case
 //! right before the one it falls through to (section 2.11); the default is placed next to the
-//! case it falls into or from.
+//! case it falls into or from. A lane still in the loop at a case's test either matched none of
+//! the cases before it or fell into this one, since a case that does not fall through leaves
+//! the loop. So a case's test is its literals or the previous case's test (when that case can
+//! fall through: a value, not a flag the `if` yields); the default's test only rules out the
+//! literals after it; and when every lane has a case (no literal goes straight to the merge,
+//! and the default is a case), the last case needs no test at all.
+//!
+//! The optimizer's `flatten` pass then turns the loop into an `if` nest (a case that always
+//! leaves gets the rest of the switch as its `else`), and `if-convert` turns cases that only
+//! pick values into selects (`agxc_egraph::passes`).
+//!
+//! `OpPhi`s of a case reached both from the header and by fall-through take their value where
+//! the previous case's `if` closes: the fall-through branch binds them for its edge, the `else`
+//! arm (lanes that skipped the previous case) for the header's edge, and the `if`'s results
+//! carry whichever applies into the case.
 
 use super::cfg::{Flow, Frame, FrameKind, Target};
 use super::context::Lowerer;
@@ -69,24 +84,45 @@ impl<'m> Lowerer<'m> {
             let k = self.konst(*lit);
             matched.push(self.pure(PureOp::Ieq, &[sel, k]));
         }
+        // Lanes still here at a case's test matched none of the cases before it, or fell into
+        // it. So the default only has to rule out the cases after it (and literals that go
+        // straight to the merge), and the last case, when every lane has a case, needs no test.
+        let to_merge_lits: Vec<Value> = cases
+            .iter()
+            .zip(&matched)
+            .filter(|((_, t), _)| *t == merge)
+            .map(|(_, &m)| m)
+            .collect();
+        let every_lane_has_a_case = default != merge && to_merge_lits.is_empty();
         let mut open = true;
         for (n, &target) in order.iter().enumerate() {
+            let last = n + 1 == order.len();
             let mut cond: Option<Value> = None;
-            for ((_, t), &m) in cases.iter().zip(&matched) {
-                if *t == target {
-                    cond = Some(self.or(cond, m));
+            if last && every_lane_has_a_case {
+                cond = Some(self.bconst(true));
+            } else {
+                for ((_, t), &m) in cases.iter().zip(&matched) {
+                    if *t == target {
+                        cond = Some(self.or(cond, m));
+                    }
                 }
-            }
-            if target == default {
-                let any = matched
-                    .iter()
-                    .copied()
-                    .reduce(|a, b| self.pure(PureOp::Or, &[a, b]));
-                let none = match any {
-                    Some(a) => self.pure(PureOp::Not, &[a]),
-                    None => self.bconst(true),
-                };
-                cond = Some(self.or(cond, none));
+                if target == default {
+                    let later: Vec<Value> = cases
+                        .iter()
+                        .zip(&matched)
+                        .filter(|((_, t), _)| order[n + 1..].contains(t))
+                        .map(|(_, &m)| m)
+                        .chain(to_merge_lits.iter().copied())
+                        .collect();
+                    let any = later
+                        .into_iter()
+                        .reduce(|a, b| self.pure(PureOp::Or, &[a, b]));
+                    let none = match any {
+                        Some(a) => self.pure(PureOp::Not, &[a]),
+                        None => self.bconst(true),
+                    };
+                    cond = Some(self.or(cond, none));
+                }
             }
             let never = self.bconst(false);
             let fell_now = match self.env.get(fell) {
@@ -95,7 +131,7 @@ impl<'m> Lowerer<'m> {
             };
             let active = match cond {
                 None => fell_now,
-                Some(c) if fell_now == never => c,
+                Some(c) if fell_now == never || c == self.bconst(true) => c,
                 Some(c) => self.pure(PureOp::Or, &[c, fell_now]),
             };
             let next = order.get(n + 1).copied();
@@ -131,6 +167,10 @@ impl<'m> Lowerer<'m> {
     }
 
     fn or(&mut self, a: Option<Value>, b: Value) -> Value {
+        let yes = self.bconst(true);
+        if a == Some(yes) || b == yes {
+            return yes;
+        }
         match a {
             Some(a) => self.pure(PureOp::Or, &[a, b]),
             None => b,
@@ -166,19 +206,18 @@ impl<'m> Lowerer<'m> {
 
         self.block = then_block;
         self.env = pre.clone();
-        let t = self.bconst(true);
-        self.env.set(fell, Agg::Scalar(t));
+        // A lane that falls out of this case is one that was active in it: the next case's test
+        // reads `active` again rather than a flag the `if` would have to yield.
+        self.env.set(fell, Agg::Scalar(active));
         let has_phis = self
             .spv_block(target, at)?
             .insts
             .first()
             .is_some_and(|i| i.opcode == Op::Phi);
-        if has_phis {
-            if position > 0 {
-                return Err(
-                    at.unsupported("OpPhi in a switch case that may be reached by fall-through")
-                );
-            }
+        // A case after the first has had its phis bound where the case before it closed:
+        // by the fall-through edge on lanes that fell through, by the header's edge on the
+        // others (the `else` arm below).
+        if has_phis && position == 0 {
             self.bind_phis(at, header, target)?;
         }
         let flow = match self.goto(at, Target::Block(target))? {
@@ -189,10 +228,19 @@ impl<'m> Lowerer<'m> {
             return Err(at.unstructured("a return from inside a switch of an inlined function"));
         }
 
+        let then_falls = !self.frames[self.frames.len() - 1].sites.is_empty();
         self.block = else_block;
         self.env = pre;
-        let f = self.bconst(false);
+        let f = if then_falls {
+            active
+        } else {
+            self.bconst(false)
+        };
         self.env.set(fell, Agg::Scalar(f));
+        // Lanes that skip this case enter the next one, if at all, from the header.
+        if let Some(next) = next {
+            self.bind_header_phis(at, header, next)?;
+        }
         let inst = self.builder().yield_(&[]);
         let env = self.env.clone();
         let top = self.frames.len() - 1;
@@ -206,6 +254,26 @@ impl<'m> Lowerer<'m> {
             .expect("the case frame pushed above is on top");
         self.block = parent;
         self.close_if(frame)
+    }
+
+    /// Binds the phis of case `target` that have a value for the edge from the switch
+    /// header (a case reached only by fall-through has none to bind).
+    fn bind_header_phis(&mut self, at: &Inst, header: Id, target: Id) -> Result<(), SpirvError> {
+        let block = self.spv_block(target, at)?;
+        let mut bound = Vec::new();
+        for phi in block.insts.iter().take_while(|i| i.opcode == Op::Phi) {
+            let incoming = phi.operands.chunks(2).find_map(|pair| match pair {
+                [Operand::IdRef(v), Operand::IdRef(p)] if *p == header => Some(*v),
+                _ => None,
+            });
+            if let Some(v) = incoming {
+                bound.push((phi.result()?, self.value(v, phi)?));
+            }
+        }
+        for (id, v) in bound {
+            self.env.set(Key::Id(id), v);
+        }
+        Ok(())
     }
 
     /// Case targets in lifting order (see the module docs).

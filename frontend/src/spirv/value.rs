@@ -21,6 +21,10 @@ use std::rc::Rc;
 pub(crate) enum Index {
     Const(u32),
     Dyn(Value),
+    /// A constant index past the end of a vector, matrix or array. Valid SPIR-V may hold one
+    /// in code that does not run (it is undefined only when executed); a pointer with one
+    /// reads zero and drops stores, as robust buffer access treats out-of-bounds accesses.
+    OutOfRange(u32),
 }
 
 /// How a matrix (or a vector taken from one) is laid out in buffer memory.
@@ -154,7 +158,7 @@ impl Agg {
             Agg::Pointer(p) => match &**p {
                 Pointer::Logical { path, .. } => out.extend(path.iter().filter_map(|i| match i {
                     Index::Dyn(v) => Some(*v),
-                    Index::Const(_) => None,
+                    Index::Const(_) | Index::OutOfRange(_) => None,
                 })),
                 Pointer::Mem(m) => out.extend(m.dynamic),
             },
@@ -222,6 +226,7 @@ impl Agg {
                         && p1.len() == p2.len()
                         && p1.iter().zip(p2.iter()).all(|(x, y)| match (x, y) {
                             (Index::Const(a), Index::Const(b)) => a == b,
+                            (Index::OutOfRange(a), Index::OutOfRange(b)) => a == b,
                             (Index::Dyn(_), Index::Dyn(_)) => true,
                             _ => false,
                         })

@@ -71,7 +71,10 @@
 //! | `_PRECISE` | [`InstFlags::NO_CONTRACT`](agxc_egraph::ir::InstFlags::NO_CONTRACT) |
 //!
 //! Every mapping of a location or binding can be overridden through [`LiftOptions`]
-//! (Mesa packs varyings and renumbers buffers; the softpipe corpus records how).
+//! (Mesa packs varyings and renumbers buffers; the softpipe corpus records how). The G13
+//! backend packs whatever locations a fragment shader reads into its 16 varying slots, as a
+//! driver's linker does (`agxc_backend_agx::abi`), so the legacy semantics' high locations
+//! need no remapping.
 //!
 //! # Supported
 //! - Stages: `FRAG`, `VERT`, `COMP`, `GEOM`. `TESS_CTRL` and `TESS_EVAL` parse but do not

@@ -110,4 +110,3 @@ impl Fast2d<'_> {
         lerp4(bottom, top, weights[1])
     }
 }
-

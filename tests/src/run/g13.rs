@@ -127,7 +127,7 @@ impl G13 {
     }
 
     /// Runs a binary compiled for `launch`'s stage in the simulator.
-    fn run_binary(&self, binary: &Binary, launch: &Launch) -> Result<Outputs, G13Error> {
+    pub fn run_binary(&self, binary: &Binary, launch: &Launch) -> Result<Outputs, G13Error> {
         let mut res = launch.resources();
         let targets = match &launch.stage {
             LaunchStage::Compute { groups } => {

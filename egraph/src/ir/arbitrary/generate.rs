@@ -1,6 +1,6 @@
 //! Drawing random recipes.
 
-use super::{Addr, Cond, Config, ExitKind, Family, Pick, Recipe, Stmt, Trips};
+use super::{Addr, Case, Cond, Config, ExitKind, Family, Pick, Recipe, Stmt, Trips};
 use crate::ir::constant::Const;
 use crate::ir::ops::PureOp;
 use crate::ir::signature::Signature;
@@ -99,6 +99,7 @@ enum Kind {
     Store,
     If,
     Loop,
+    Switch,
     Exit,
     Sample,
     Fetch,
@@ -165,6 +166,14 @@ impl State<'_, '_> {
             (Kind::Store, if config.memory { 2 } else { 0 }),
             (Kind::If, if config.ifs && nested { 2 } else { 0 }),
             (Kind::Loop, if config.loops && nested { 1 } else { 0 }),
+            (
+                Kind::Switch,
+                if config.switches && config.loops && nested {
+                    1
+                } else {
+                    0
+                },
+            ),
             (Kind::Exit, if config.exits { 1 } else { 0 }),
             (Kind::Sample, if config.textures { 1 } else { 0 }),
             (Kind::Fetch, if config.textures { 1 } else { 0 }),
@@ -238,6 +247,27 @@ impl State<'_, '_> {
                     trips,
                     carried,
                     body,
+                }
+            }
+            Kind::Switch => {
+                let selector = self.pick();
+                let n = 1 + self.below(4);
+                let cases = (0..n)
+                    .map(|_| Case {
+                        literal: self.below(8) as u8,
+                        body: self.body(depth + 1, true),
+                        falls: self.chance(40),
+                        values: self.pick(),
+                    })
+                    .collect();
+                let results = (0..self.below(3))
+                    .map(|_| (self.ty(), self.pick()))
+                    .collect();
+                Stmt::Switch {
+                    selector,
+                    cases,
+                    default: self.chance(60),
+                    results,
                 }
             }
             Kind::Sample => Stmt::Sample {

@@ -4,7 +4,7 @@
 //! is none, so the result verifies whatever the recipe holds.
 
 use super::{
-    Addr, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
+    Addr, Case, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
     INPUT_BYTES, OUTPUT, SLOT_BYTES, TEXTURE, WINDOW,
 };
 use crate::ir::builder::Builder;
@@ -93,8 +93,9 @@ pub(super) fn lower_counting(recipe: &Recipe) -> (Function, usize) {
 
 /// The innermost loop's facts that exits inside it need.
 struct LoopFrame {
-    /// The counter plus one: every `continue` passes it, so every iteration makes progress.
-    next: Value,
+    /// The counter plus one: every `continue` passes it, so every iteration makes progress
+    /// (`None` for a switch, which has no `continue`).
+    next: Option<Value>,
     /// Types of the carried values (the loop's results and its body's parameters after the
     /// counter).
     carried: Vec<Type>,
@@ -226,6 +227,12 @@ impl Lowerer<'_> {
                 carried,
                 body,
             } => self.loop_(*trips, carried, body),
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+                results,
+            } => self.switch(*selector, cases, *default, results),
             Stmt::Exit { kind, cond, values } => self.exit(*kind, *cond, *values),
             Stmt::Sample { coords, lod } => self.sample(*coords, *lod),
             Stmt::Fetch { coords, level } => self.fetch(*coords, *level),
@@ -417,7 +424,7 @@ impl Lowerer<'_> {
         let one = self.konst(Const::i32(1));
         let next = self.pure(PureOp::Iadd, &[counter, one]);
         self.loops.push(LoopFrame {
-            next,
+            next: Some(next),
             carried: types,
         });
         self.body(body);
@@ -439,8 +446,10 @@ impl Lowerer<'_> {
         let target = match kind {
             ExitKind::Return => None,
             ExitKind::Break | ExitKind::Continue => match self.loops.last() {
-                Some(frame) => Some((frame.next, frame.carried.clone())),
-                None => return,
+                Some(frame) if kind == ExitKind::Break || frame.next.is_some() => {
+                    Some((frame.next, frame.carried.clone()))
+                }
+                _ => return,
             },
         };
         let c = self.cond(cond);
@@ -453,7 +462,7 @@ impl Lowerer<'_> {
                 let vals = self.resolve_all(&carried, values);
                 self.b.break_(&vals);
             }
-            (ExitKind::Continue, Some((next, carried))) => {
+            (ExitKind::Continue, Some((Some(next), carried))) => {
                 let mut vals = vec![next];
                 vals.extend(self.resolve_all(&carried, values));
                 self.b.continue_(&vals);
@@ -466,6 +475,73 @@ impl Lowerer<'_> {
         self.b.switch_to(stay_block);
         self.b.yield_(&[]);
         self.b.switch_to(parent);
+    }
+
+    /// `loop { m_k = s == literal_k; if m_k [|| previous test] { case k; yield or break } ...;
+    /// break values }` with `s = selector % 8` (see [`Stmt::Switch`]).
+    fn switch(&mut self, selector: Pick, cases: &[Case], default: bool, results: &[(Type, Pick)]) {
+        let x = self.resolve(Type::I32, selector);
+        let eight = self.konst(Const::u32(8));
+        let s = self.pure(PureOp::Urem, &[x, eight]);
+        let types: Vec<Type> = results.iter().map(|&(t, _)| t).collect();
+        let mut acc: Vec<Value> = results.iter().map(|&(t, p)| self.resolve(t, p)).collect();
+        let (inst, body, _) = self.b.begin_loop(&[], &types);
+        let parent = self.b.block();
+        self.b.switch_to(body);
+        self.push_scope();
+        self.loops.push(LoopFrame {
+            next: None,
+            carried: types.clone(),
+        });
+        let mut previous: Option<Value> = None;
+        for (k, case) in cases.iter().enumerate() {
+            let test = if default && k + 1 == cases.len() {
+                self.konst(Const::bool(true))
+            } else {
+                let lit = self.konst(Const::i32(i32::from(case.literal % 8)));
+                let m = self.pure(PureOp::Ieq, &[s, lit]);
+                match previous {
+                    Some(p) => self.pure(PureOp::Or, &[m, p]),
+                    None => m,
+                }
+            };
+            let out_types: &[Type] = if case.falls { &types } else { &[] };
+            let (if_inst, [then_block, else_block]) = self.b.begin_if(test, out_types);
+            let here = self.b.block();
+            self.b.switch_to(then_block);
+            self.push_scope();
+            self.body(&case.body);
+            let vals = self.resolve_all(&types, case.values);
+            if case.falls {
+                self.b.yield_(&vals);
+            } else {
+                self.b.break_(&vals);
+            }
+            self.pop_scope();
+            self.b.switch_to(else_block);
+            if case.falls {
+                self.b.yield_(&acc);
+            } else {
+                self.b.yield_(&[]);
+            }
+            self.b.switch_to(here);
+            if case.falls {
+                acc = self.b.results(if_inst).to_vec();
+                for &v in &acc {
+                    self.add(v);
+                }
+                previous = Some(test);
+            } else {
+                previous = None;
+            }
+        }
+        self.b.break_(&acc);
+        self.loops.pop();
+        self.pop_scope();
+        self.b.switch_to(parent);
+        for v in self.b.results(inst).to_vec() {
+            self.add(v);
+        }
     }
 
     fn resolve_all(&mut self, types: &[Type], first: Pick) -> Vec<Value> {

@@ -191,6 +191,10 @@ pub struct Config {
     pub memory: bool,
     /// Generate early exits: `break` and `continue` inside loops, `return` anywhere.
     pub exits: bool,
+    /// Generate switches: one-trip loops of cases with fall-through, as the SPIR-V front end
+    /// lifts `OpSwitch` (see [`Stmt::Switch`]); only with `loops`, since a switch is a loop in
+    /// the IR.
+    pub switches: bool,
     /// Generate explicit-LOD samples and texel fetches of the [`TEXTURE`] (off by default, so
     /// that default programs need only the two buffers).
     pub textures: bool,
@@ -213,6 +217,7 @@ impl Default for Config {
             max_trips: 4,
             memory: true,
             exits: true,
+            switches: true,
             textures: false,
             local_size: [4, 1, 1],
         }
@@ -355,6 +360,22 @@ pub enum Stmt {
         /// The mip level.
         level: Pick,
     },
+    /// A switch on an i32 value modulo 8, in the shape the SPIR-V front end lifts `OpSwitch`
+    /// to: a loop that runs once, holding one `if` per case, each tested by its literal or, when
+    /// the case before falls through into it, by that case's test too; with `default`, the last
+    /// case runs for every lane still there. A case that does not fall through leaves with its
+    /// values; an `Exit` `break` inside a case leaves the switch (a `continue` there is
+    /// dropped); lanes no case took leave with the values the switch started with.
+    Switch {
+        /// The selector.
+        selector: Pick,
+        /// The cases in order.
+        cases: Vec<Case>,
+        /// The last case is the default (it takes every lane still in the switch).
+        default: bool,
+        /// The values the switch carries (type, initial pick); its results.
+        results: Vec<(Type, Pick)>,
+    },
     /// `if cond { break/continue/return } else {}`; a `break` passes the carried values
     /// `values`, `values + 1`, ...
     Exit {
@@ -365,6 +386,19 @@ pub enum Stmt {
         /// First pick of the values passed.
         values: Pick,
     },
+}
+
+/// A case of a [`Stmt::Switch`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Case {
+    /// Its literal (modulo 8).
+    pub literal: u8,
+    /// Its statements.
+    pub body: Vec<Stmt>,
+    /// It falls through into the next case (else it leaves the switch).
+    pub falls: bool,
+    /// The first pick of the values it passes on (to the next case or out of the switch).
+    pub values: Pick,
 }
 
 /// A random program; see the [module docs](self).

@@ -3,7 +3,7 @@
 //! Every candidate is strictly smaller than its origin in the order (statement count, sum of
 //! picks and counts, constants' distance from zero), so quickcheck's shrink loop terminates.
 
-use super::{Addr, Cond, Pick, Stmt, Trips};
+use super::{Addr, Case, Cond, Pick, Stmt, Trips};
 use crate::ir::constant::Const;
 
 /// The number of statements, nested ones included.
@@ -18,6 +18,7 @@ pub(super) fn size(stmts: &[Stmt]) -> usize {
                     ..
                 } => size(then_body) + size(else_body),
                 Stmt::Loop { body, .. } => size(body),
+                Stmt::Switch { cases, .. } => cases.iter().map(|c| size(&c.body)).sum(),
                 _ => 0,
             }
         })
@@ -46,6 +47,7 @@ pub(super) fn stmts(list: &[Stmt]) -> Vec<Vec<Stmt>> {
                 ..
             } => vec![then_body, else_body],
             Stmt::Loop { body, .. } => vec![body],
+            Stmt::Switch { cases, .. } => cases.iter().map(|c| &c.body).collect(),
             _ => Vec::new(),
         };
         for body in bodies {
@@ -215,6 +217,50 @@ fn stmt(s: &Stmt) -> Vec<Stmt> {
             }
             for b in stmts(body) {
                 out.push(make(*trips, carried.clone(), b));
+            }
+        }
+        Stmt::Switch {
+            selector,
+            cases,
+            default,
+            results,
+        } => {
+            let make = |selector, cases, default, results| Stmt::Switch {
+                selector,
+                cases,
+                default,
+                results,
+            };
+            for i in 0..cases.len() {
+                if cases.len() > 1 {
+                    let mut c = cases.clone();
+                    c.remove(i);
+                    out.push(make(*selector, c, *default, results.clone()));
+                }
+                for b in stmts(&cases[i].body) {
+                    let mut c = cases.clone();
+                    c[i] = Case {
+                        body: b,
+                        ..cases[i].clone()
+                    };
+                    out.push(make(*selector, c, *default, results.clone()));
+                }
+                if cases[i].falls {
+                    let mut c = cases.clone();
+                    c[i].falls = false;
+                    out.push(make(*selector, c, *default, results.clone()));
+                }
+            }
+            for i in 0..results.len() {
+                let mut r = results.clone();
+                r.remove(i);
+                out.push(make(*selector, cases.clone(), *default, r));
+            }
+            if *default {
+                out.push(make(*selector, cases.clone(), false, results.clone()));
+            }
+            if let Some(p) = pick(*selector) {
+                out.push(make(p, cases.clone(), *default, results.clone()));
             }
         }
         Stmt::Sample { coords, lod } => {

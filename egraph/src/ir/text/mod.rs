@@ -29,7 +29,8 @@
 //! - a function name that is not an identifier prints as a quoted string (`@"a b"`, with `\"`,
 //!   `\\`, `\n`, `\t` and `\u{..}` escapes);
 //! - `local_size(..)` prints for a non-compute function too when it differs from the default,
-//!   and `shared(N)` for any stage when N > 0.
+//!   and `shared(N)` for any stage when N > 0, `push_constants(N)` (the push-constant block's
+//!   size) when N > 0.
 //!
 //! Memory effects put the address in brackets after the space: `load SPACE [vA + OFF]`,
 //! `store SPACE [vA + OFF], vX, ...`, and the atomics name their operation first:

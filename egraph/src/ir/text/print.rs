@@ -126,6 +126,9 @@ fn write_header(f: &mut fmt::Formatter<'_>, func: &Function) -> fmt::Result {
     if func.shared_memory > 0 {
         write!(f, " shared({})", func.shared_memory)?;
     }
+    if func.push_constant_bytes > 0 {
+        write!(f, " push_constants({})", func.push_constant_bytes)?;
+    }
     let flags = [
         (
             modes.origin_upper_left != default.origin_upper_left,

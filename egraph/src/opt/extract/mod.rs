@@ -44,6 +44,9 @@ use egg::{CostFunction, Id, Language};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+/// Phase 1's ceiling for the tree costs of available terms (see [`bottom_up`]).
+const TREE_COST_CAP: f64 = 1e300;
+
 /// Costs compare with this slack so float noise does not flip choices.
 const EPS: f64 = 1e-9;
 
@@ -222,6 +225,8 @@ fn bottom_up(t: &Table) -> BottomUp {
     }
     let mut choice = vec![NONE; n];
     let mut total = vec![f64::INFINITY; n];
+    // The chosen term holds an e-node the target cannot execute.
+    let mut unavailable = vec![false; n];
     let mut finalized = Vec::with_capacity(n);
     while let Some(Reverse((Cost(cost), c, i))) = heap.pop() {
         let c = c as usize;
@@ -230,6 +235,10 @@ fn bottom_up(t: &Table) -> BottomUp {
         }
         choice[c] = i;
         total[c] = cost;
+        unavailable[c] = t.own(c, i as usize).is_infinite()
+            || t.kids(c, i as usize)
+                .iter()
+                .any(|&k| unavailable[k as usize]);
         finalized.push(c as u32);
         for &(p, j) in t.parents(c) {
             let (p, j) = (p as usize, j as usize);
@@ -240,6 +249,17 @@ fn bottom_up(t: &Table) -> BottomUp {
             if missing[p][j] == 0 {
                 let sum =
                     t.own(p, j) + t.kids(p, j).iter().map(|&k| total[k as usize]).sum::<f64>();
+                // The cost of an available term stays finite: on a deep DAG the tree costs (a
+                // shared value paid once per path to it) grow exponentially with depth and
+                // would overflow to infinity, the cost of terms holding unavailable e-nodes,
+                // and tie with them.
+                let unavailable = t.own(p, j).is_infinite()
+                    || t.kids(p, j).iter().any(|&k| unavailable[k as usize]);
+                let sum = if unavailable {
+                    sum
+                } else {
+                    sum.min(TREE_COST_CAP)
+                };
                 heap.push(Reverse((Cost(sum), p as u32, j as u32)));
             }
         }

@@ -137,5 +137,118 @@ pub fn specs() -> Vec<RuleSpec> {
         "select-ule-to-umin": "(select (ule ?a ?b) ?a ?b)" => "(umin ?a ?b)";
         /// (a <= b ? b : a) == umax(a, b), unsigned.
         "select-ule-to-umax": "(select (ule ?a ?b) ?b ?a)" => "(umax ?a ?b)";
+
+        // ---- ranges of equalities: the tests of switch cases that share a body
+        /// x == lo || x == lo + 1 == (x - lo) <u 2: exactly the two values whose wrapping
+        /// difference from lo is 0 or 1.
+        "or-ieq-adjacent": "(or (ieq ?x ?a) (ieq ?x ?b))" => "(ult (isub ?x ?lo) 2)",
+            guard = adjacent_literals, examples = range_examples;
+        /// (x - lo) <u n || x == lo + n == (x - lo) <u n + 1 (n + 1 not wrapping to 0).
+        "or-range-above": "(or (ult (isub ?x ?lo) ?n) (ieq ?x ?c))" => "(ult (isub ?x ?lo) ?m)",
+            guard = literal_above_range, examples = range_examples;
+        /// x == lo + n || (x - lo) <u n, the same with the operands the other way round.
+        "or-range-above-left": "(or (ieq ?x ?c) (ult (isub ?x ?lo) ?n))" => "(ult (isub ?x ?lo) ?m)",
+            guard = literal_above_range, examples = range_examples;
+        /// (x - lo) <u n || x == lo - 1 == (x - (lo - 1)) <u n + 1.
+        "or-range-below": "(or (ult (isub ?x ?lo) ?n) (ieq ?x ?c))" => "(ult (isub ?x ?c) ?m)",
+            guard = literal_below_range, examples = range_examples;
+        /// x == lo - 1 || (x - lo) <u n, the same with the operands the other way round.
+        "or-range-below-left": "(or (ieq ?x ?c) (ult (isub ?x ?lo) ?n))" => "(ult (isub ?x ?c) ?m)",
+            guard = literal_below_range, examples = range_examples;
+    }
+}
+
+use super::Bindings;
+use crate::ir::{Const, OpRegistry, PureOp};
+use crate::opt::term::Term;
+
+/// Left sides whose literals line up (random constants rarely do), in every integer width,
+/// with wrapping at the ends of the range.
+fn range_examples() -> Vec<Term> {
+    let mut out = Vec::new();
+    for ty in ["i16", "i32", "i64"] {
+        for text in [
+            "(or (ieq ?x:T 3:T) (ieq ?x:T 4:T))",
+            "(or (ieq ?x:T 1:T) (ieq ?x:T 0:T))",
+            "(or (ieq ?x:T -1:T) (ieq ?x:T 0:T))",
+            "(or (ult (isub ?x:T 2:T) 3:T) (ieq ?x:T 5:T))",
+            "(or (ieq ?x:T 5:T) (ult (isub ?x:T 2:T) 3:T))",
+            "(or (ult (isub ?x:T 2:T) 3:T) (ieq ?x:T 1:T))",
+            "(or (ieq ?x:T 1:T) (ult (isub ?x:T 2:T) 3:T))",
+            "(or (ult (isub ?x:T 0:T) -2:T) (ieq ?x:T -2:T))",
+        ] {
+            let text = text.replace('T', ty);
+            let term =
+                Term::parse(&text, &OpRegistry::new()).unwrap_or_else(|e| panic!("{text}: {e}"));
+            out.push(term);
+        }
+    }
+    out
+}
+
+/// The integer constants `?a` and `?b` of one type are adjacent (wrapping); binds `?lo`, the
+/// lower one.
+fn adjacent_literals(b: &mut Bindings<'_>) -> bool {
+    let (Some(x), Some(y)) = (b.konst("a"), b.konst("b")) else {
+        return false;
+    };
+    if !x.ty().is_int() || x.ty() != y.ty() {
+        return false;
+    }
+    let one = Const::int(x.ty(), 1);
+    let lo = if PureOp::Iadd.eval(&[x, one], x.ty()) == y {
+        x
+    } else if PureOp::Iadd.eval(&[y, one], y.ty()) == x {
+        y
+    } else {
+        return false;
+    };
+    b.bind("lo", lo);
+    true
+}
+
+/// `?lo`, `?n`, `?c` integer constants of one type with `?n` + 1 not zero; binds `?m` = n + 1.
+fn range_and_literal(b: &mut Bindings<'_>) -> Option<(Const, Const, Const)> {
+    let (lo, n, c) = (b.konst("lo")?, b.konst("n")?, b.konst("c")?);
+    let ty = lo.ty();
+    if !ty.is_int() || n.ty() != ty || c.ty() != ty {
+        return None;
+    }
+    let m = PureOp::Iadd.eval(&[n, Const::int(ty, 1)], ty);
+    if m.bits() == 0 {
+        return None;
+    }
+    b.bind("m", m);
+    Some((lo, n, c))
+}
+
+/// `?c` == lo + n: the literal just above the range `[lo, lo + n)`.
+fn literal_above_range(b: &mut Bindings<'_>) -> bool {
+    range_and_literal(b).is_some_and(|(lo, n, c)| PureOp::Iadd.eval(&[lo, n], lo.ty()) == c)
+}
+
+/// `?c` == lo - 1: the literal just below the range `[lo, lo + n)`.
+fn literal_below_range(b: &mut Bindings<'_>) -> bool {
+    range_and_literal(b)
+        .is_some_and(|(lo, _, c)| PureOp::Iadd.eval(&[c, Const::int(c.ty(), 1)], c.ty()) == lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::opt::{probe, GenericTarget};
+
+    #[test]
+    fn cases_sharing_a_body_test_one_range() {
+        let t = GenericTarget::new();
+        let best = |text: &str| probe::best(&t, text).unwrap();
+        assert_eq!(
+            best("(or (ieq ?x:i32 3:i32) (ieq ?x:i32 4:i32))"),
+            "(ult (iadd ?x -3:i32) 2:i32)"
+        );
+        // Four literals 0..=3 falling through into one another: one unsigned compare.
+        assert_eq!(
+            best("(or (ieq ?x:i32 3:i32) (or (ieq ?x:i32 2:i32) (or (ieq ?x:i32 1:i32) (ieq ?x:i32 0:i32))))"),
+            "(ult ?x 4:i32)"
+        );
     }
 }

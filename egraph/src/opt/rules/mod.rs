@@ -29,6 +29,7 @@ pub mod algebra;
 pub mod bitfield;
 pub mod compare_select;
 pub mod constants;
+pub mod divide;
 pub mod fusion;
 pub mod guards;
 pub mod negabs;
@@ -332,6 +333,7 @@ pub fn generic_rules() -> Vec<Rule> {
     specs.extend(algebra::specs());
     specs.extend(negabs::specs());
     specs.extend(strength::specs());
+    specs.extend(divide::specs());
     specs.extend(compare_select::specs());
     specs.extend(pow_exp_log::specs());
     specs.extend(bitfield::specs());

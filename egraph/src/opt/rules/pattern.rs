@@ -14,10 +14,11 @@ use super::super::term::{operand_types, Lit, Term};
 use super::Guard;
 use crate::ir::{Const, Type};
 use egg::{
-    Applier, ENodeOrVar, Id, Pattern, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol,
-    Var,
+    Applier, ENodeOrVar, Id, Language, Pattern, PatternAst, Rewrite, SearchMatches, Searcher,
+    Subst, Symbol, Var,
 };
 use smallvec::SmallVec;
+use std::sync::OnceLock;
 
 /// A match seen by a guard: the classes bound to the pattern's variables, and constants the
 /// guard binds for the right side.
@@ -141,7 +142,8 @@ pub(super) fn rewrite(
     let mut lits = Vec::new();
     lhs_ast(lhs, &mut ast, &mut lits)?;
     let searcher = LhsSearcher {
-        pattern: Pattern::new(ast),
+        ast: compact(ast),
+        pattern: OnceLock::new(),
         lits,
         guard,
     };
@@ -152,13 +154,55 @@ pub(super) fn rewrite(
     Rewrite::new(name, searcher, applier)
 }
 
+/// The pattern with equal nodes shared, as `Pattern::new` keeps it (egg's own `compact` is
+/// private to it).
+fn compact(ast: PatternAst<Node>) -> PatternAst<Node> {
+    // Patterns have a handful of nodes: a linear search beats hashing them.
+    let mut ids: Vec<Id> = Vec::with_capacity(ast.as_ref().len());
+    let mut kept: Vec<ENodeOrVar<Node>> = Vec::with_capacity(ast.as_ref().len());
+    for node in ast.as_ref() {
+        let node = node.clone().map_children(|id| ids[usize::from(id)]);
+        let at = match kept.iter().position(|k| *k == node) {
+            Some(at) => at,
+            None => {
+                kept.push(node);
+                kept.len() - 1
+            }
+        };
+        ids.push(Id::from(at));
+    }
+    let mut out = PatternAst::default();
+    for node in kept {
+        out.add(node);
+    }
+    out
+}
+
 struct LhsSearcher {
-    pattern: Pattern<Node>,
+    ast: PatternAst<Node>,
+    /// The pattern compiled for `egg`'s matching machine, built at the rule's first search
+    /// that can find anything: compiling every rule's pattern would cost every process about a
+    /// millisecond, and a small shader holds the root operations of few rules.
+    pattern: OnceLock<Pattern<Node>>,
     lits: Vec<(Var, Lit)>,
     guard: Option<Guard>,
 }
 
 impl LhsSearcher {
+    fn pattern(&self) -> &Pattern<Node> {
+        self.pattern.get_or_init(|| Pattern::new(self.ast.clone()))
+    }
+
+    /// Whether no e-class holds the pattern's root operation (then nothing can match).
+    fn root_absent(&self, egraph: &EGraph) -> bool {
+        match self.ast.as_ref().last() {
+            Some(ENodeOrVar::ENode(e)) => egraph
+                .classes_for_op(&e.discriminant())
+                .is_none_or(|ids| ids.len() == 0),
+            _ => false,
+        }
+    }
+
     fn accepts(&self, egraph: &EGraph, subst: &Subst) -> bool {
         for (v, lit) in &self.lits {
             let Some(&id) = subst.get(*v) else {
@@ -194,7 +238,10 @@ impl LhsSearcher {
 
 impl Searcher<Node, FactAnalysis> for LhsSearcher {
     fn search_with_limit(&self, egraph: &EGraph, limit: usize) -> Vec<SearchMatches<'_, Node>> {
-        let ms = Searcher::<Node, FactAnalysis>::search_with_limit(&self.pattern, egraph, limit);
+        if self.root_absent(egraph) {
+            return Vec::new();
+        }
+        let ms = Searcher::<Node, FactAnalysis>::search_with_limit(self.pattern(), egraph, limit);
         self.filter(egraph, ms)
     }
 
@@ -205,17 +252,26 @@ impl Searcher<Node, FactAnalysis> for LhsSearcher {
         limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
         let m = self
-            .pattern
+            .pattern()
             .search_eclass_with_limit(egraph, eclass, limit)?;
         self.filter(egraph, vec![m]).pop()
     }
 
     fn get_pattern_ast(&self) -> Option<&PatternAst<Node>> {
-        Some(&self.pattern.ast)
+        Some(&self.ast)
     }
 
     fn vars(&self) -> Vec<Var> {
-        self.pattern.vars()
+        // As `Pattern::vars`: each variable once, in the order of the pattern's nodes.
+        let mut vars = Vec::new();
+        for n in self.ast.as_ref() {
+            if let ENodeOrVar::Var(v) = n {
+                if !vars.contains(v) {
+                    vars.push(*v);
+                }
+            }
+        }
+        vars
     }
 }
 
@@ -340,6 +396,28 @@ pub(crate) fn instantiate(
             } else {
                 vec![]
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::OpRegistry;
+
+    #[test]
+    fn the_kept_pattern_is_the_one_egg_compiles() {
+        let registry = OpRegistry::new();
+        for text in [
+            "(fadd ?x ?x)",
+            "(fmul (fadd ?a ?b) (fadd ?a ?b))",
+            "(fadd (fmul ?a 2.0) (fmul ?b 2.0))",
+            "(select (flt ?a ?b) ?a ?b)",
+        ] {
+            let term = Term::parse(text, &registry).expect("parses");
+            let mut ast = PatternAst::default();
+            lhs_ast(&term, &mut ast, &mut Vec::new()).expect("builds");
+            assert_eq!(compact(ast.clone()), Pattern::new(ast).ast, "{text}");
         }
     }
 }

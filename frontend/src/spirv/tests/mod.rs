@@ -3,3 +3,4 @@
 mod atomics;
 mod kernel;
 mod lowering;
+mod switch;

@@ -10,7 +10,7 @@
 use super::geometry::{geometry_modes, is_per_vertex, vertex_slot};
 use super::Lifter;
 use crate::tgsi::ast::{
-    Decl, InterpMode, Processor, Program, PropertyValue, RegFile, RegRef, Semantic,
+    Decl, InterpMode, Processor, Program, PropertyValue, Range, RegFile, RegRef, Semantic,
 };
 use crate::tgsi::error::{Pos, Result, TgsiError};
 use crate::tgsi::limits::DEFAULT_SHARED_MEMORY;
@@ -124,6 +124,19 @@ pub fn apply_properties(program: &Program, opts: &LiftOptions, func: &mut Functi
     if func.stage == Stage::Compute {
         let fallback = opts.local_size.unwrap_or([1, 1, 1]);
         func.modes.local_size = [0, 1, 2].map(|i| block[i].unwrap_or(fallback[i]));
+    }
+    if opts.const0_push_constants {
+        // `CONST[0]` as push constants: a run supplies every register declared (16 bytes each).
+        let last = program
+            .decls
+            .iter()
+            .filter(|d| d.file == RegFile::Const)
+            .filter(|d| matches!(d.dimension, None | Some(Some(Range { first: 0, .. }))))
+            .map(|d| d.range.last)
+            .max();
+        if let Some(last) = last {
+            func.push_constant_bytes = last.saturating_add(1).saturating_mul(16);
+        }
     }
     if program.decls.iter().any(|d| d.file == RegFile::Memory) {
         func.shared_memory = opts.shared_memory.unwrap_or(DEFAULT_SHARED_MEMORY);

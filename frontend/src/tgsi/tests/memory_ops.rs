@@ -147,6 +147,15 @@ fn constant_buffer_zero_may_be_push_constants_or_rebound() {
         res.set_push_constants(f32_bytes(&consts));
     });
     assert_eq!(as_f(out[0][0]), [2.0, 2.5, 3.0, 3.5]);
+    // Two declared registers: a run must supply 32 bytes of push constants.
+    let func = crate::tgsi::lift(&text, &push).unwrap();
+    assert_eq!(func.push_constant_bytes, 32);
+    assert_eq!(
+        crate::tgsi::lift(&text, &LiftOptions::default())
+            .unwrap()
+            .push_constant_bytes,
+        0
+    );
     let mut rebound = LiftOptions::default();
     rebound.const_bindings.insert(0, Binding::new(0, 7));
     let func = crate::tgsi::lift(&text, &rebound).unwrap();

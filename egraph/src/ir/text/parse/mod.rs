@@ -391,6 +391,11 @@ impl<'a> Parser<'a, '_> {
                 self.func.shared_memory = self.u32("shared memory size")?;
                 self.expect_punct(')', "`)`")?;
             }
+            "push_constants" => {
+                self.expect_punct('(', "`(`")?;
+                self.func.push_constant_bytes = self.u32("push-constant block size")?;
+                self.expect_punct(')', "`)`")?;
+            }
             _ => return Err(pos.error(ParseErrorKind::UnknownMode(word.into()))),
         }
         Ok(())

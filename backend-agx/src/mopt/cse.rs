@@ -1,0 +1,333 @@
+//! Common-subexpression elimination: an instruction computing what an earlier one already
+//! computed, from operands that have not changed since, becomes a copy of the earlier result
+//! (which coalescing then usually removes).
+//!
+//! Instruction selection expands each IR operation on its own, so equal pieces of different
+//! expansions repeat: the reciprocal of a divisor shared by two divisions, the bitfield extract
+//! of an index used by four loads, `get_sr` of the same special register. The graph-IR optimizer
+//! shares equal IR values but never sees these.
+//!
+//! Availability follows the structure, per thread: a table maps each instruction (its
+//! destination left out) to the register holding its result. Writing a group removes the
+//! entries that read or hold it. An `if`'s arms both start from the table at the `if` (a thread
+//! runs one arm); after `end_if` only entries neither arm invalidated remain. Entering a loop
+//! drops the entries whose groups the loop writes anywhere (a later iteration reaches the body
+//! start through them); after the loop the table at its start remains. Entries made inside a
+//! construct do not outlive it.
+//!
+//! Pure ALU instructions whose result group is written nowhere else take part; derivatives and special registers that depend on which
+//! threads are active do not, nor do memory and texture instructions.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::isa::{Dst, FUnaryOp, Instr, IntSrc, SpecialReg, Src};
+use crate::mir::{MFunction, MInst, VReg};
+
+/// Whether `i` computes a value from its operands alone, the same wherever it runs.
+fn pure(i: &Instr<VReg>) -> bool {
+    use Instr::*;
+    match i {
+        MovImm { .. } | Iadd { .. } | Imadd { .. } | Convert { .. } | BitUnary { .. } => true,
+        Bitfield { .. } | Asr { .. } | Bitop { .. } | Fmadd { .. } | Fadd { .. } => true,
+        Fmul { .. } | Select { .. } => true,
+        FUnary { op, .. } => !matches!(op, FUnaryOp::Dfdx | FUnaryOp::Dfdy),
+        GetSr { sr, .. } => fixed_per_thread(*sr),
+        _ => false,
+    }
+}
+
+/// Special registers whose value a thread never sees change.
+fn fixed_per_thread(sr: SpecialReg) -> bool {
+    use SpecialReg::*;
+    !matches!(
+        sr,
+        ActiveThreadIndexInQuad
+            | ActiveThreadIndexInSimdgroup
+            | CoverageMask
+            | IsActiveThread
+            | InputSampleMask
+    )
+}
+
+/// The groups every construct (from its `if` or `loop` to its end) writes, by the construct's
+/// first instruction.
+fn written_by_construct(insts: &[MInst<VReg>]) -> HashMap<usize, HashSet<u32>> {
+    let mut out: HashMap<usize, HashSet<u32>> = HashMap::new();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        match inst {
+            MInst::If { .. } | MInst::Loop => {
+                open.push(i);
+                out.insert(i, HashSet::new());
+            }
+            MInst::EndIf | MInst::EndLoop => {
+                if let Some(s) = open.pop() {
+                    let inner = out.get(&s).cloned().unwrap_or_default();
+                    if let Some(&outer) = open.last() {
+                        out.entry(outer).or_default().extend(inner);
+                    }
+                }
+            }
+            _ => {
+                if let Some(&s) = open.last() {
+                    let set = out.entry(s).or_default();
+                    inst.for_each_def(|r| {
+                        set.insert(r.group);
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Available results: instruction (destination left out, sources through `alias`) to the
+/// register holding its result; and groups that are copies of others (a recomputation replaced
+/// by a copy), so that what reads the copy matches what reads the original.
+#[derive(Clone, Default)]
+struct Table {
+    entries: HashMap<Instr<VReg>, VReg>,
+    alias: HashMap<u32, u32>,
+}
+
+impl Table {
+    /// Drops the entries and aliases reading or holding a group in `groups`.
+    fn invalidate(&mut self, groups: &dyn Fn(u32) -> bool) {
+        self.entries.retain(|key, dst| {
+            let mut hit = groups(dst.group);
+            key.for_each_use(|r| hit |= groups(r.group));
+            !hit
+        });
+        self.alias.retain(|&a, &mut b| !groups(a) && !groups(b));
+    }
+
+    /// `inst` with its destination replaced by a placeholder of the same shape and its sources
+    /// by the groups they copy, and its result.
+    fn key_of(&self, inst: &Instr<VReg>) -> Option<(Instr<VReg>, VReg)> {
+        key_of(inst, &self.alias)
+    }
+}
+
+/// See [`Table::key_of`].
+fn key_of(inst: &Instr<VReg>, alias: &HashMap<u32, u32>) -> Option<(Instr<VReg>, VReg)> {
+    let mut dst = None;
+    let key = inst.map_regs(|r| {
+        if dst.is_none() {
+            dst = Some(r);
+            VReg {
+                group: u32::MAX,
+                offset: 0,
+                class: r.class,
+            }
+        } else {
+            match alias.get(&r.group) {
+                Some(&g) => VReg { group: g, ..r },
+                None => r,
+            }
+        }
+    });
+    let mut defs = 0;
+    inst.for_each_def(|_| defs += 1);
+    (defs == 1).then_some(())?;
+    Some((key, dst?))
+}
+
+/// Replaces recomputations in `m` by copies; returns how many.
+pub fn eliminate(m: &mut MFunction) -> u32 {
+    let written = written_by_construct(&m.insts);
+    // Only results whose registers are written once take part: a copy between two such views
+    // almost always coalesces (neither is rewritten while the other lives), while one into
+    // registers written in several places (an `if` result, a loop parameter) would usually
+    // stay a copy, costing what the recomputation cost and keeping the earlier result live.
+    let units = super::flow::UnitMap::new(m);
+    let mut defs = vec![0u32; units.total as usize];
+    for inst in &m.insts {
+        inst.for_each_def(|r| {
+            for u in units.units(r) {
+                defs[u as usize] += 1;
+            }
+        });
+    }
+    let once = |r: &VReg| units.units(r).all(|u| defs[u as usize] == 1);
+    let mut table = Table::default();
+    // Per open construct: the table at its start (for `else`, `end_if`, `end_loop`).
+    let mut saved: Vec<(usize, Table)> = Vec::new();
+    let mut replaced = 0;
+    for i in 0..m.insts.len() {
+        match m.insts[i] {
+            MInst::If { .. } => saved.push((i, table.clone())),
+            MInst::Loop => {
+                let w = &written[&i];
+                table.invalidate(&|g| w.contains(&g));
+                saved.push((i, table.clone()));
+            }
+            MInst::Else => {
+                if let Some((_, t)) = saved.last() {
+                    table = t.clone();
+                }
+            }
+            MInst::EndIf => {
+                if let Some((s, t)) = saved.pop() {
+                    table = t;
+                    let w = &written[&s];
+                    table.invalidate(&|g| w.contains(&g));
+                }
+            }
+            MInst::EndLoop => {
+                if let Some((_, t)) = saved.pop() {
+                    table = t;
+                }
+            }
+            MInst::Break | MInst::Continue | MInst::Exit => {}
+            MInst::Op(inst) => {
+                let mut defined = Vec::new();
+                inst.for_each_def(|r| defined.push(r.group));
+                let candidate = if pure(&inst) {
+                    table.key_of(&inst).filter(|(_, dst)| once(dst))
+                } else {
+                    None
+                };
+                let mut new_alias = None;
+                if let Some((key, dst)) = &candidate {
+                    if let Some(&earlier) = table.entries.get(key) {
+                        m.insts[i] = MInst::Op(copy(*dst, earlier));
+                        replaced += 1;
+                        let whole = |r: &VReg| {
+                            r.offset == 0 && m.groups[r.group as usize].units == r.class.units()
+                        };
+                        if whole(dst) && whole(&earlier) && dst.class == earlier.class {
+                            new_alias = Some((dst.group, earlier.group));
+                        }
+                    }
+                }
+                table.invalidate(&|g| defined.contains(&g));
+                if let Some((a, b)) = new_alias {
+                    table.alias.insert(a, b);
+                }
+                if let Some((key, dst)) = candidate {
+                    let mut reads_own = false;
+                    key.for_each_use(|r| reads_own |= r.group == dst.group);
+                    if !reads_own && matches!(m.insts[i], MInst::Op(ref j) if *j == inst) {
+                        table.entries.insert(key, dst);
+                    }
+                }
+            }
+        }
+    }
+    replaced
+}
+
+/// `dst = src`.
+fn copy(dst: VReg, src: VReg) -> Instr<VReg> {
+    Instr::Iadd {
+        dst: Dst::new(dst),
+        a: IntSrc::zext(Src::reg(src)),
+        b: IntSrc::zext(Src::Imm(0)),
+        neg_b: false,
+        shift: 0,
+        sat: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::{Cmp, FSrc, ICond, Precision, RegClass};
+
+    fn rcp(m: &mut MFunction, d: VReg, s: VReg) {
+        m.op(Instr::FUnary {
+            op: FUnaryOp::Rcp,
+            dst: Dst::new(d),
+            sat: false,
+            a: FSrc::reg(s),
+        });
+    }
+
+    fn out(m: &mut MFunction, v: VReg) {
+        m.op(Instr::StTile {
+            src: v,
+            rt: 0,
+            mask: 1,
+            format: crate::isa::MemFormat::I32,
+        });
+    }
+
+    /// Two divisions by one divisor: the second reciprocal is a copy of the first, and what
+    /// reads the copy matches what read the original.
+    #[test]
+    fn recomputations_from_copies_match_too() {
+        let mut m = MFunction::default();
+        let g: Vec<VReg> = (0..6).map(|_| m.new_group(RegClass::R32)).collect();
+        m.op(Instr::GetSr {
+            dst: Dst::new(g[0]),
+            sr: SpecialReg::ThreadPositionInGridX,
+        });
+        let fma = |m: &mut MFunction, d: VReg, r: VReg| {
+            m.op(Instr::Fmadd {
+                prec: Precision::F32,
+                dst: Dst::new(d),
+                sat: false,
+                a: FSrc::reg(g[0]).negated(),
+                b: FSrc::reg(r),
+                c: FSrc::imm(0x30),
+            })
+        };
+        rcp(&mut m, g[1], g[0]);
+        fma(&mut m, g[2], g[1]);
+        rcp(&mut m, g[3], g[0]);
+        fma(&mut m, g[4], g[3]);
+        m.op(Instr::Fadd {
+            prec: Precision::F32,
+            dst: Dst::new(g[5]),
+            sat: false,
+            a: FSrc::reg(g[2]),
+            b: FSrc::reg(g[4]),
+        });
+        out(&mut m, g[5]);
+        assert_eq!(eliminate(&mut m), 2, "{m}");
+        let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[3], "iadd %3, %1, 0");
+        assert_eq!(text[4], "iadd %4, %2, 0");
+    }
+
+    #[test]
+    fn a_repeated_reciprocal_becomes_a_copy_until_its_operand_changes() {
+        let mut m = MFunction::default();
+        let g: Vec<VReg> = (0..5).map(|_| m.new_group(RegClass::R32)).collect();
+        m.op(Instr::GetSr {
+            dst: Dst::new(g[0]),
+            sr: SpecialReg::ThreadPositionInGridX,
+        });
+        rcp(&mut m, g[1], g[0]);
+        m.push(MInst::If {
+            cmp: Cmp::Int {
+                cond: ICond::Ueq,
+                a: Src::reg(g[0]),
+                b: Src::Imm(0),
+            },
+            invert: false,
+        });
+        rcp(&mut m, g[2], g[0]); // available from before the if
+        out(&mut m, g[2]);
+        m.push(MInst::Else);
+        m.op(Instr::Fadd {
+            prec: Precision::F32,
+            dst: Dst::new(g[0]),
+            sat: false,
+            a: FSrc::reg(g[0]),
+            b: FSrc::imm(0x30),
+        });
+        m.push(MInst::EndIf);
+        rcp(&mut m, g[3], g[0]); // the else arm changed the operand
+        rcp(&mut m, g[4], g[0]); // but this one repeats the previous line
+        out(&mut m, g[1]);
+        out(&mut m, g[3]);
+        out(&mut m, g[4]);
+        let before = m.to_string();
+        assert_eq!(eliminate(&mut m), 2, "{before}\n{m}");
+        let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[3], "iadd %2, %1, 0");
+        assert_eq!(text[8], "rcp %3, %0");
+        assert_eq!(text[9], "iadd %4, %3, 0");
+    }
+}

@@ -1,0 +1,54 @@
+//! The machine-level optimizer: passes over the machine function between instruction selection
+//! and scheduling.
+//!
+//! Instruction selection maps each IR operation to machine instructions one at a time and
+//! hands values between control-flow constructs through copies; the graph-IR optimizer never
+//! sees that code. These passes clean it up, in order (each is a named pass whose output is kept
+//! in the dumps when asked for):
+//!
+//! | pass | module | does |
+//! |---|---|---|
+//! | `mopt-dce` | [`dce`] | instructions no needed instruction depends on deleted, by strong liveness (values only handed round loops in copies, results nobody reads) |
+//! | `mopt-cse` | [`cse`] | recomputations of an available result turned into copies of it |
+//! | `mopt-copyprop` | [`copyprop`] | copies of uniforms, immediates and float registers with modifiers replaced in their readers |
+//! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
+//!
+//! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
+//! `sched`. The passes work on virtual registers and the structured pseudo-instructions; their
+//! analyses follow one thread's control flow ([`flow`]).
+
+pub mod coalesce;
+pub mod copyprop;
+pub mod cse;
+pub mod dce;
+pub mod flow;
+pub mod slots;
+
+use crate::mir::MFunction;
+
+/// What the optimizer did, pass by pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoptStats {
+    /// Instructions deleted as dead.
+    pub dead: u32,
+    /// Recomputations replaced by copies.
+    pub cse: u32,
+    /// Copies propagated into their readers.
+    pub propagated: u32,
+    /// Copies removed by coalescing.
+    pub coalesced: u32,
+}
+
+/// Runs the machine-level passes over `m`, calling `dump(pass, m)` after each.
+pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction)) -> MoptStats {
+    let mut stats = MoptStats::default();
+    stats.dead = dce::remove_dead(m);
+    dump("mopt-dce", m);
+    stats.cse = cse::eliminate(m);
+    dump("mopt-cse", m);
+    stats.propagated = copyprop::propagate(m);
+    dump("mopt-copyprop", m);
+    stats.coalesced = coalesce::coalesce(m);
+    dump("mopt-coalesce", m);
+    stats
+}

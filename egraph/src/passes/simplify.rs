@@ -1,0 +1,266 @@
+//! `simplify-cf`: the cheap clean-ups every other control-flow pass relies on.
+//!
+//! - **Constant folding** of pure instructions whose operands are all constants, with the
+//!   operation table's own evaluation functions (the e-graph folds the same way; folding here
+//!   lets the structural passes see constant conditions: an unrolled copy of a loop body knows
+//!   its counter). A `select` on a constant picks its operand.
+//! - **Constant conditions**: an `if` on a constant becomes the arm it takes, inlined; when that
+//!   arm leaves (`break`, `continue`, `return`, `discard`), what followed the `if` is dead and
+//!   goes.
+//! - **Values that do not depend on the path**: an `if` result both arms yield alike (the same
+//!   value, or equal constants), a loop result every `break` passes alike, and a loop parameter
+//!   every `continue` passes unchanged (or passes its initial value) are replaced by that value,
+//!   when it is defined outside the construct.
+//! - **Code after an `if` whose arms both leave** is dead. The front ends end such blocks
+//!   with an unreachable `return`; here one arm moves out of the `if` to take the dead code's
+//!   place (the one ending in `continue` if any, so that a loop's back edge ends its body:
+//!   `if c { continue } else { break }` becomes `if !c { break }; continue`, a do-while the
+//!   backend closes with one `while_*cmp`).
+//! - **Dead values** ([`dce`](super::dce)): results, parameters and pure instructions nobody
+//!   needs.
+//!
+//! One-trip loops are the [`flatten`](super::flatten) pass's job.
+
+use super::dce;
+use super::edit::{self, const_of, falls, terminator, Subst, Tree};
+use crate::ir::{Block, Const, Function, Inst, Op, PureOp, Value, ValueDef};
+
+/// Rounds of the clean-ups before giving up on a fixed point (each round is linear; real shaders
+/// settle in two or three).
+const MAX_ROUNDS: usize = 16;
+
+/// Runs the clean-ups to a fixed point; true if anything changed.
+pub fn run(f: &mut Function) -> bool {
+    let mut changed = false;
+    for _ in 0..MAX_ROUNDS {
+        let mut round = fold_constants(f);
+        round |= inline_constant_ifs(f);
+        round |= lift_exiting_arms(f);
+        round |= forward_invariants(f);
+        round |= dce::run(f);
+        if !round {
+            break;
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// Folds pure instructions on constants; true if any changed.
+pub fn fold_constants(f: &mut Function) -> bool {
+    let mut insts = Vec::new();
+    f.for_each_inst(|_, i| insts.push(i));
+    let mut subst = Subst::default();
+    let mut changed = false;
+    for i in insts {
+        let data = &f.insts[i];
+        let (op, ty) = match (data.op, data.results.first()) {
+            (Op::Pure(_) | Op::Custom(_), Some(&r)) => (data.op, f.value_type(r)),
+            _ => continue,
+        };
+        let args: Vec<Value> = data.args.iter().map(|&a| subst.resolve(a)).collect();
+        if op == Op::Pure(PureOp::Select) {
+            if let Some(c) = const_of(f, args[0]) {
+                let pick = if c.as_bool() { args[1] } else { args[2] };
+                subst.insert(data.results[0], pick);
+                changed = true;
+                continue;
+            }
+        }
+        let consts: Option<Vec<Const>> = args.iter().map(|&a| const_of(f, a)).collect();
+        let Some(consts) = consts else { continue };
+        let c = match op {
+            Op::Pure(p) => p.eval(&consts, ty),
+            Op::Custom(c) => c.eval(&consts, ty),
+            _ => continue,
+        };
+        let data = &mut f.insts[i];
+        data.op = Op::Const(c);
+        data.args.clear();
+        changed = true;
+    }
+    subst.apply(f);
+    changed
+}
+
+/// Inlines the taken arm of every `if` on a constant; true if any.
+pub fn inline_constant_ifs(f: &mut Function) -> bool {
+    let mut changed = false;
+    // Outermost first: an inlined arm's own `if`s are visited on the next round.
+    loop {
+        let mut found: Option<(Block, Inst, bool)> = None;
+        f.for_each_inst(|b, i| {
+            if found.is_none() && f.insts[i].op == Op::If {
+                if let Some(c) = const_of(f, f.insts[i].args[0]) {
+                    found = Some((b, i, c.as_bool()));
+                }
+            }
+        });
+        let Some((b, i, taken)) = found else {
+            return changed;
+        };
+        let arm = f.insts[i].blocks[if taken { 0 } else { 1 }];
+        inline_arm(f, b, i, arm);
+        changed = true;
+    }
+}
+
+/// Moves an arm of each `if` whose arms both leave out in place of the dead code after it;
+/// true if any.
+pub fn lift_exiting_arms(f: &mut Function) -> bool {
+    let mut found = Vec::new();
+    f.for_each_inst(|b, i| {
+        let data = &f.insts[i];
+        if data.op == Op::If
+            && f.blocks[b].insts.last() != Some(&i)
+            && data.blocks.iter().all(|&a| !falls(f, a))
+        {
+            found.push((b, i));
+        }
+    });
+    let mut changed = false;
+    for (b, x) in found {
+        let Some(pos) = edit::position(f, b, x) else {
+            continue;
+        };
+        let [t, e] = [f.insts[x].blocks[0], f.insts[x].blocks[1]];
+        let ends_in = |a: Block, op: Op| terminator(f, a).is_some_and(|(_, o)| o == op);
+        let lift = if ends_in(t, Op::Continue) && !ends_in(e, Op::Continue) {
+            t
+        } else {
+            e
+        };
+        let moved = std::mem::take(&mut f.blocks[lift].insts);
+        let y = edit::make_inst(f, Op::Yield, &[], &[], &[], crate::ir::InstFlags::NONE);
+        f.blocks[lift].insts.push(y);
+        edit::set_results(f, x, &[]);
+        f.blocks[b].insts.truncate(pos + 1);
+        f.blocks[b].insts.extend(moved);
+        changed = true;
+    }
+    changed
+}
+
+/// Replaces the `if` `x` in block `b` by its arm `arm`: the arm's instructions take its place; a
+/// `yield` becomes the `if`'s results, any other terminator ends `b` (the rest is dead).
+pub(crate) fn inline_arm(f: &mut Function, b: Block, x: Inst, arm: Block) {
+    let Some(pos) = edit::position(f, b, x) else {
+        return;
+    };
+    let mut body = f.blocks[arm].insts.clone();
+    let Some(term) = body.pop() else { return };
+    let mut subst = Subst::default();
+    let tail: Vec<Inst> = if f.insts[term].op == Op::Yield {
+        for (k, &r) in f.insts[x].results.clone().iter().enumerate() {
+            subst.insert(r, f.insts[term].args[k]);
+        }
+        f.blocks[b].insts[pos + 1..].to_vec()
+    } else {
+        vec![term]
+    };
+    let mut insts = f.blocks[b].insts[..pos].to_vec();
+    insts.extend(body);
+    insts.extend(tail);
+    f.blocks[b].insts = insts;
+    subst.apply(f);
+}
+
+/// Replaces path-independent results and parameters by the values they always hold.
+pub fn forward_invariants(f: &mut Function) -> bool {
+    let tree = Tree::new(f);
+    let mut subst = Subst::default();
+    let mut new_consts: Vec<(Block, Inst, Inst)> = Vec::new();
+    let mut structured = Vec::new();
+    f.for_each_inst(|b, i| {
+        if matches!(f.insts[i].op, Op::If | Op::Loop) {
+            structured.push((b, i));
+        }
+    });
+    for (b, i) in structured {
+        match f.insts[i].op {
+            Op::If => {
+                let [t, e] = [f.insts[i].blocks[0], f.insts[i].blocks[1]];
+                let arms: Vec<Inst> = [t, e]
+                    .into_iter()
+                    .filter(|&a| falls(f, a))
+                    .filter_map(|a| terminator(f, a).map(|(term, _)| term))
+                    .collect();
+                for k in 0..f.insts[i].results.len() {
+                    let vals: Vec<Value> = arms.iter().map(|&y| f.insts[y].args[k]).collect();
+                    let Some(&first) = vals.first() else { continue };
+                    let r = f.insts[i].results[k];
+                    if vals.iter().all(|&v| v == first) && outside(f, &tree, first, i) {
+                        subst.insert(r, first);
+                        continue;
+                    }
+                    let consts: Option<Vec<Const>> = vals.iter().map(|&v| const_of(f, v)).collect();
+                    if let Some(cs) = consts {
+                        if cs.iter().all(|&c| c == cs[0]) {
+                            let (ci, cv) = edit::make_const(f, cs[0]);
+                            new_consts.push((b, i, ci));
+                            subst.insert(r, cv);
+                        }
+                    }
+                }
+            }
+            Op::Loop => {
+                let body = f.insts[i].blocks[0];
+                let exits = edit::loop_exits(f, body);
+                let params = f.blocks[body].params.clone();
+                for (k, &p) in params.iter().enumerate() {
+                    let init = f.insts[i].args[k];
+                    let same = exits
+                        .iter()
+                        .filter(|&&x| f.insts[x].op == Op::Continue)
+                        .all(|&x| {
+                            let a = f.insts[x].args[k];
+                            a == p || a == init
+                        });
+                    if same {
+                        subst.insert(p, init);
+                    }
+                }
+                let breaks: Vec<Inst> = exits
+                    .iter()
+                    .copied()
+                    .filter(|&x| f.insts[x].op == Op::Break)
+                    .collect();
+                for k in 0..f.insts[i].results.len() {
+                    let Some(&first) = breaks.first() else { break };
+                    let v = subst.resolve(f.insts[first].args[k]);
+                    let all = breaks
+                        .iter()
+                        .all(|&x| subst.resolve(f.insts[x].args[k]) == v);
+                    if all && outside(f, &tree, v, i) {
+                        subst.insert(f.insts[i].results[k], v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (b, x, c) in new_consts {
+        if let Some(pos) = edit::position(f, b, x) {
+            f.blocks[b].insts.insert(pos, c);
+        }
+    }
+    let changed = !subst.is_empty();
+    subst.apply(f);
+    changed
+}
+
+/// True if `v` is defined outside the blocks of the structured instruction `inst`.
+fn outside(f: &Function, tree: &Tree, v: Value, inst: Inst) -> bool {
+    if let ValueDef::Result(d, _) = f.values[v].def {
+        if d == inst {
+            return false;
+        }
+    }
+    let Some(db) = tree.def_block(f, v) else {
+        return false;
+    };
+    !f.insts[inst]
+        .blocks
+        .iter()
+        .any(|&own| tree.within(f, db, own))
+}
