@@ -349,7 +349,7 @@ fn encode_texel(ty: &ElemType, rgba: [f32; 4]) -> Result<Vec<u8>, String> {
 fn make_buffer(b: &BufferDef) -> Result<Buffer, Fault> {
     let ty = b.ty.clone();
     let comps = ty.comps();
-    let mut write = |data: &mut Vec<u8>, k: u64, text: &str, line: usize| -> Result<(), Fault> {
+    let write = |data: &mut Vec<u8>, k: u64, text: &str, line: usize| -> Result<(), Fault> {
         let (elem, comp) = (k / comps, k % comps);
         let off = ty.offsets(elem).nth(comp as usize).expect("comp < comps") as usize;
         let mut bytes = Vec::new();

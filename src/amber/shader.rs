@@ -76,9 +76,10 @@ pub fn spirv(
         });
         let mut args: Vec<&std::ffi::OsStr> = vec!["-V".as_ref()];
         if let Some(env) = &env {
-            args.extend(["--target-env".as_ref(), env.as_ref()]);
+            args.push("--target-env".as_ref());
+            args.push(env.as_ref());
         }
-        args.extend(["-o".as_ref(), o, i]);
+        args.extend([std::ffi::OsStr::new("-o"), o, i]);
         tool("glslangValidator", &args)?;
     } else {
         let env = target_env.unwrap_or("spv1.0");
