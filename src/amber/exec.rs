@@ -117,7 +117,10 @@ impl Runner {
                 return fault(*line, format!("no shader `{name}`"));
             };
             if p.compute != (s.stage == StageKind::Compute) {
-                return fault(*line, format!("shader `{name}` does not fit this pipeline type"));
+                return fault(
+                    *line,
+                    format!("shader `{name}` does not fit this pipeline type"),
+                );
             }
         }
         for (name, kind, line) in &p.binds {
@@ -156,7 +159,10 @@ impl Runner {
             .map(|(n, _, _)| n.clone())
             .collect();
         for name in targets {
-            let buf = self.buffers.get_mut(&name).ok_or((line, "buffer vanished".to_string()))?;
+            let buf = self
+                .buffers
+                .get_mut(&name)
+                .ok_or((line, "buffer vanished".to_string()))?;
             let texel = encode_texel(&buf.ty, rgba).map_err(|m| (line, m))?;
             for px in buf.data.chunks_exact_mut(texel.len()) {
                 px.copy_from_slice(&texel);
@@ -166,9 +172,16 @@ impl Runner {
     }
 
     /// The pipeline's binaries, compiled on first use.
-    fn binaries(&mut self, name: &str, line: usize) -> Result<Vec<(StageKind, Option<Binary>)>, Fault> {
+    fn binaries(
+        &mut self,
+        name: &str,
+        line: usize,
+    ) -> Result<Vec<(StageKind, Option<Binary>)>, Fault> {
         let opt = self.opt;
-        let pipe = self.pipelines.get(name).ok_or((line, format!("no pipeline `{name}`")))?;
+        let pipe = self
+            .pipelines
+            .get(name)
+            .ok_or((line, format!("no pipeline `{name}`")))?;
         if let Some(b) = &pipe.binaries {
             return Ok(b.clone());
         }
@@ -186,14 +199,20 @@ impl Runner {
                         ..Options::default()
                     };
                     let compiled = compile(&spv, &opts).map_err(|e| {
-                        (*attach_line, format!("compiling shader `{shader_name}`: {e}"))
+                        (
+                            *attach_line,
+                            format!("compiling shader `{shader_name}`: {e}"),
+                        )
                     })?;
                     Some(compiled.binary)
                 }
             };
             out.push((s.stage, bin));
         }
-        self.pipelines.get_mut(name).expect("looked up above").binaries = Some(out.clone());
+        self.pipelines
+            .get_mut(name)
+            .expect("looked up above")
+            .binaries = Some(out.clone());
         Ok(out)
     }
 
@@ -229,9 +248,10 @@ impl Runner {
     fn read_back(&mut self, def: &PipelineDef, res: &Resources) {
         for (name, kind, _) in &def.binds {
             if let BindKind::Storage(s, b) = *kind {
-                if let (Some(data), Some(buf)) =
-                    (res.buffer_data(Binding::new(s, b)), self.buffers.get_mut(name))
-                {
+                if let (Some(data), Some(buf)) = (
+                    res.buffer_data(Binding::new(s, b)),
+                    self.buffers.get_mut(name),
+                ) {
                     buf.data = data.to_vec();
                 }
             }
@@ -241,7 +261,10 @@ impl Runner {
     fn compute(&mut self, name: &str, groups: [u32; 3], line: usize) -> Result<(), Fault> {
         let def = self.pipe(name, line)?.def.clone();
         if !def.compute {
-            return fault(line, "RUN x y z needs a compute pipeline (use DRAW_RECT for graphics)");
+            return fault(
+                line,
+                "RUN x y z needs a compute pipeline (use DRAW_RECT for graphics)",
+            );
         }
         let bins = self.binaries(name, line)?;
         let Some((_, Some(bin))) = bins.first() else {
@@ -254,7 +277,13 @@ impl Runner {
         Ok(())
     }
 
-    fn rect(&mut self, name: &str, pos: [f64; 2], size: [f64; 2], line: usize) -> Result<(), Fault> {
+    fn rect(
+        &mut self,
+        name: &str,
+        pos: [f64; 2],
+        size: [f64; 2],
+        line: usize,
+    ) -> Result<(), Fault> {
         let def = self.pipe(name, line)?.def.clone();
         if def.compute {
             return fault(line, "DRAW_RECT needs a graphics pipeline");
@@ -265,7 +294,10 @@ impl Runner {
             match (stage, bin) {
                 (StageKind::Vertex, None) => {}
                 (StageKind::Vertex, Some(_)) => {
-                    return fault(line, "DRAW_RECT runs with the PASSTHROUGH vertex shader only")
+                    return fault(
+                        line,
+                        "DRAW_RECT runs with the PASSTHROUGH vertex shader only",
+                    )
                 }
                 (StageKind::Fragment, Some(b)) => fragment = Some(b),
                 _ => return fault(line, "unexpected shader in a graphics pipeline"),
@@ -287,11 +319,16 @@ impl Runner {
             cx >= pos[0] && cx < pos[0] + size[0] && cy >= pos[1] && cy < pos[1] + size[1]
         };
         for (name, kind, _) in &def.binds {
-            let BindKind::Color(loc) = *kind else { continue };
+            let BindKind::Color(loc) = *kind else {
+                continue;
+            };
             let Some(target) = result.targets.get(&loc) else {
                 continue;
             };
-            let buf = self.buffers.get_mut(name).ok_or((line, "buffer vanished".to_string()))?;
+            let buf = self
+                .buffers
+                .get_mut(name)
+                .ok_or((line, "buffer vanished".to_string()))?;
             let stride = buf.ty.stride() as usize;
             for (i, px) in target.iter().enumerate() {
                 let (x, y) = (i as u32 % w, i as u32 / w);
@@ -339,7 +376,12 @@ fn encode_texel(ty: &ElemType, rgba: [f32; 4]) -> Result<Vec<u8>, String> {
             Comp::F32 => out.extend(v.to_le_bytes()),
             Comp::F16 => out.extend(half::f16::from_f32(v).to_le_bytes()),
             Comp::F64 => out.extend(f64::from(v).to_le_bytes()),
-            _ => return Err(format!("colour attachments of {:?} channels are not supported", ty.comp)),
+            _ => {
+                return Err(format!(
+                    "colour attachments of {:?} channels are not supported",
+                    ty.comp
+                ))
+            }
         }
     }
     Ok(out)

@@ -25,7 +25,9 @@ fn within(actual: f64, expected: f64, tol: Option<Tolerance>) -> bool {
 }
 
 fn buffer<'a>(buffers: &'a HashMap<String, Buffer>, name: &str) -> Result<&'a Buffer, String> {
-    buffers.get(name).ok_or_else(|| format!("no buffer `{name}`"))
+    buffers
+        .get(name)
+        .ok_or_else(|| format!("no buffer `{name}`"))
 }
 
 /// Every component of a buffer, in value order, with its byte offset.
@@ -136,7 +138,8 @@ pub fn check(e: &Expect, buffers: &HashMap<String, Buffer>) -> Result<(), String
                         !within(px[i], x, tol)
                     });
                     if bad {
-                        let got: Vec<String> = px[..rgba.len()].iter().map(|v| v.to_string()).collect();
+                        let got: Vec<String> =
+                            px[..rgba.len()].iter().map(|v| v.to_string()).collect();
                         return Err(format!("pixel ({x}, {y}) is ({})", got.join(", ")));
                     }
                 }

@@ -258,7 +258,11 @@ impl ElemType {
         match self.layout {
             Layout::Packed => s * u64::from(self.rows),
             _ => {
-                let rows = if self.rows == 3 { 4 } else { u64::from(self.rows) };
+                let rows = if self.rows == 3 {
+                    4
+                } else {
+                    u64::from(self.rows)
+                };
                 let natural = s * rows;
                 if self.layout == Layout::Std140 {
                     natural.next_multiple_of(16)
@@ -311,7 +315,10 @@ mod tests {
 
     #[test]
     fn values_round_to_their_type() {
-        assert_eq!(Comp::F32.expected("3.7"), Ok(Value::Float(f64::from(3.7f32))));
+        assert_eq!(
+            Comp::F32.expected("3.7"),
+            Ok(Value::Float(f64::from(3.7f32)))
+        );
         assert_eq!(Comp::Int(1).expected("-1"), Ok(Value::Int(-1)));
         assert!(Comp::Uint(1).expected("256").is_err());
         assert_eq!(Comp::Uint(4).expected("0xff"), Ok(Value::Int(255)));

@@ -358,7 +358,10 @@ impl Parser {
                 "DEVICE_FEATURE" => {
                     let f = self.next_on(line, "a feature name")?;
                     if !FEATURES.contains(&f.as_str()) {
-                        return err(line, format!("device feature `{f}` is not supported by agxc"));
+                        return err(
+                            line,
+                            format!("device feature `{f}` is not supported by agxc"),
+                        );
                     }
                     continue;
                 }
@@ -375,7 +378,10 @@ impl Parser {
             out.push(cmd);
         }
         if in_repeat {
-            return err(self.toks.last().map_or(0, |t| t.line), "REPEAT without its `END`");
+            return err(
+                self.toks.last().map_or(0, |t| t.line),
+                "REPEAT without its `END`",
+            );
         }
         Ok(out)
     }
@@ -436,7 +442,12 @@ impl Parser {
                 let f = self.next_on(line, "a format")?;
                 ElemType::format(&f).map_err(|m| ParseError { line, message: m })?
             }
-            t => return err(line, format!("expected `DATA_TYPE` or `FORMAT`, found `{t}`")),
+            t => {
+                return err(
+                    line,
+                    format!("expected `DATA_TYPE` or `FORMAT`, found `{t}`"),
+                )
+            }
         };
         let mut init = Init::None;
         while let Some(t) = self.peek_on(line).map(str::to_string) {
@@ -471,12 +482,22 @@ impl Parser {
                         values.push((tok.text, tok.line));
                     }
                     init = Init::Data(values);
-                    return Ok(BufferDef { name, ty, init, line });
+                    return Ok(BufferDef {
+                        name,
+                        ty,
+                        init,
+                        line,
+                    });
                 }
                 t => return err(line, format!("unsupported BUFFER option `{t}`")),
             }
         }
-        Ok(BufferDef { name, ty, init, line })
+        Ok(BufferDef {
+            name,
+            ty,
+            init,
+            line,
+        })
     }
 
     fn pipeline(&mut self, line: usize) -> Result<PipelineDef> {
@@ -553,7 +574,10 @@ impl Parser {
             self.keyword(line, "POS")?;
             let pos = [self.number(line, "x")?, self.number(line, "y")?];
             self.keyword(line, "SIZE")?;
-            let size = [self.number(line, "a width")?, self.number(line, "a height")?];
+            let size = [
+                self.number(line, "a width")?,
+                self.number(line, "a height")?,
+            ];
             return Ok(Command::RunRect(pipe, pos, size, line));
         }
         let groups = [
@@ -583,8 +607,15 @@ impl Parser {
 
     fn expect(&mut self, line: usize) -> Result<Expect> {
         let buffer = self.next_on(line, "a buffer name")?;
-        let text = self.lines.get(line - 1).map_or("", |s| s.trim()).to_string();
-        let check = match self.next_on(line, "`IDX`, `EQ_BUFFER` or `RMSE_BUFFER`")?.as_str() {
+        let text = self
+            .lines
+            .get(line - 1)
+            .map_or("", |s| s.trim())
+            .to_string();
+        let check = match self
+            .next_on(line, "`IDX`, `EQ_BUFFER` or `RMSE_BUFFER`")?
+            .as_str()
+        {
             "EQ_BUFFER" => Check::EqBuffer(self.next_on(line, "a buffer name")?),
             "RMSE_BUFFER" => {
                 let other = self.next_on(line, "a buffer name")?;
@@ -611,7 +642,10 @@ impl Parser {
                 let mut size = [1, 1];
                 if self.peek_on(line) == Some("SIZE") {
                     self.pos += 1;
-                    size = [self.number(line, "a width")?, self.number(line, "a height")?];
+                    size = [
+                        self.number(line, "a width")?,
+                        self.number(line, "a height")?,
+                    ];
                 }
                 let channels = match self.next_on(line, "`EQ_RGB` or `EQ_RGBA`")?.as_str() {
                     "EQ_RGB" => 3,

@@ -33,7 +33,8 @@ fn tool(name: &str, args: &[&std::ffi::OsStr]) -> Result<(), String> {
     if out.status.success() {
         return Ok(());
     }
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     let first = text
         .lines()
         .find(|l| l.contains("ERROR") || l.contains("error"))

@@ -307,7 +307,11 @@ pub fn disasm_cmd(path: &Path) -> Result<(), CliError> {
 
 /// `agxc amber`: one line per script; an error (non-zero exit) when any fails.
 pub fn amber_cmd(scripts: &[PathBuf], opt: &str) -> Result<(), CliError> {
-    let level = if opt == "0" { OptLevel::O0 } else { OptLevel::O2 };
+    let level = if opt == "0" {
+        OptLevel::O0
+    } else {
+        OptLevel::O2
+    };
     let mut failed = 0;
     for path in scripts {
         let name = path.display().to_string();
