@@ -348,6 +348,9 @@ fn color_attachment(buf: &mut Buffer, [w, h]: [u32; 2]) -> Result<(), String> {
     if buf.ty.channels.is_none() {
         return Err("a colour attachment needs a FORMAT buffer".into());
     }
+    if w == 0 || h == 0 {
+        return Err(format!("a {w}x{h} framebuffer has no pixels"));
+    }
     let bytes = u64::from(w) * u64::from(h) * buf.ty.stride();
     if bytes > 1 << 30 {
         return Err(format!("a {w}x{h} framebuffer is over 1 GiB"));

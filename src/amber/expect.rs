@@ -122,6 +122,9 @@ pub fn check(e: &Expect, buffers: &HashMap<String, Buffer>) -> Result<(), String
                     pos[0], pos[1], size[0], size[1]
                 ));
             }
+            if (buf.data.len() as u64) < u64::from(w) * u64::from(h) * buf.ty.stride() {
+                return Err(format!("`{}` no longer holds a {w}x{h} image", e.buffer));
+            }
             let letters = buf.ty.channels.as_deref().unwrap_or("RGBA");
             let stride = buf.ty.stride() as usize;
             let cb = buf.ty.comp.bytes() as usize;

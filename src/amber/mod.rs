@@ -81,6 +81,8 @@ pub fn describe(file: &str, outcome: &Outcome) -> String {
             expect,
             reason,
         } => format!("FAIL {file}:{line}: `{expect}`: {reason}"),
+        // Line 0: the file itself (it could not be read).
+        Outcome::Error { line: 0, message } => format!("ERROR {file}: {message}"),
         Outcome::Error { line, message } => format!("ERROR {file}:{line}: {message}"),
     }
 }

@@ -414,7 +414,9 @@ impl Parser {
                     line,
                     message: format!("unexpected `{placeholder}`"),
                 })?;
-            let src = self.sources[index].clone();
+            let Some(src) = self.sources.get(index).cloned() else {
+                return err(line, format!("unexpected `{placeholder}`"));
+            };
             match format.as_str() {
                 "GLSL" => ShaderSource::Glsl(src),
                 "SPIRV-ASM" => ShaderSource::SpirvAsm(src),
