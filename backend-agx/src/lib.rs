@@ -7,7 +7,9 @@
 //!     ▼
 //!  MFunction ── collect ──► promote ──►  copies into register runs coalesced; constants
 //!            ── sched ──►                to uniforms (the ABI's constant pool); list
-//!                                        scheduling per straight-line block
+//!                                        scheduling per straight-line block, for latency
+//!                                        and for pressure (the one allocating fewer
+//!                                        registers is kept)
 //!     │ regalloc  linear scan in 16-bit units, aligned groups, spilling to the stack
 //!     ▼
 //!  [MInst<PReg>] ── hints ──►            register-cache discard/cache hints
@@ -70,6 +72,7 @@ pub mod waits;
 use std::fmt;
 
 use agxc_egraph::ir::{verify, Function, Stage};
+use mir::MFunction;
 
 pub use abi::Abi;
 pub use error::BackendError;
@@ -171,6 +174,28 @@ impl Binary {
     }
 }
 
+/// Schedules `m` for latency within its occupancy step and for register pressure, allocates
+/// both, and keeps the one with fewer spills, then fewer registers (ties: the latency one).
+/// Registers are what Mesa's shader-db compares and what occupancy follows; the pressure
+/// schedule costs waits and latency, so it is taken only when it saves registers.
+fn schedule_and_allocate(
+    m: MFunction,
+    limit: u32,
+) -> Result<(MFunction, regalloc::Allocation), BackendError> {
+    let mut latency_first = m.clone();
+    sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
+    let mut pressure_first = m;
+    sched::schedule_with(&mut pressure_first, sched::Policy::Pressure);
+    let a = regalloc::allocate(latency_first.clone(), limit)?;
+    if pressure_first.insts == latency_first.insts {
+        return Ok((latency_first, a));
+    }
+    match regalloc::allocate(pressure_first.clone(), limit) {
+        Ok(b) if (b.spilled, b.gpr_halves) < (a.spilled, a.gpr_halves) => Ok((pressure_first, b)),
+        _ => Ok((latency_first, a)),
+    }
+}
+
 /// Compiles a verified function for the G13.
 pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, BackendError> {
     verify(func)?;
@@ -188,11 +213,14 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
     promote::promote_constants(&mut m, &mut abi);
     dump("promote", &|| m.to_string());
     mopt::optimize(&mut m, |pass, m| dump(pass, &|| m.to_string()));
-    if opts.schedule {
-        sched::schedule(&mut m);
-        dump("sched", &|| m.to_string());
-    }
-    let mut alloc = regalloc::allocate(m, opts.max_gpr_halves.min(256))?;
+    let limit = opts.max_gpr_halves.min(256);
+    let mut alloc = if opts.schedule {
+        let (sched, alloc) = schedule_and_allocate(m, limit)?;
+        dump("sched", &|| sched.to_string());
+        alloc
+    } else {
+        regalloc::allocate(m, limit)?
+    };
     dump("regalloc", &|| mir::Listing(&alloc.insts).to_string());
     if opts.hints {
         hints::assign(&mut alloc.insts);

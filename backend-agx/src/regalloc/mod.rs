@@ -112,6 +112,25 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
     })
 }
 
+/// The most 16-bit units live at any position (an interval ending where another starts does not
+/// overlap it: instructions read their sources before writing).
+pub fn peak_units(iv: &[Option<liveness::Interval>], groups: &[crate::mir::Group]) -> u32 {
+    let mut ev: Vec<(usize, i64)> = Vec::new();
+    for i in iv.iter().flatten() {
+        let u = i64::from(groups[i.group as usize].units);
+        ev.push((i.start, u));
+        ev.push((i.end.max(i.start + 1), -u));
+    }
+    // At one position, ends (negative) before starts.
+    ev.sort();
+    let (mut cur, mut best) = (0i64, 0i64);
+    for (_, d) in ev {
+        cur += d;
+        best = best.max(cur);
+    }
+    best as u32
+}
+
 /// The register copied by a plain move (`iadd dst, src, 0`), if `inst` is one.
 fn copy_of<R: Copy>(inst: &MInst<R>) -> Option<(R, R)> {
     match *inst {
@@ -257,6 +276,9 @@ mod tests {
         assert_eq!(a.spilled, 0);
         // 11 32-bit values live at once at most: 22 halves.
         assert_eq!(a.gpr_halves, 22);
+        let m = pressure(10);
+        let iv = liveness::intervals(&m.insts, m.groups.len());
+        assert_eq!(peak_units(&iv, &m.groups), 22);
     }
 
     #[test]

@@ -51,6 +51,16 @@
 //! schedule spends them on hiding memory and texture latency (as the occupancy-targeting
 //! schedulers of other GPU compilers do), and on interleaving ALU chains only in loops (above).
 //!
+//! # Two policies
+//! That is [`Policy::Occupancy`]. [`Policy::Pressure`] caps the budget at the floor, and a
+//! block whose schedules all exceed it takes the lower-peak of its selected and pressure-first
+//! orders: instruction selection can emit every texture sample or load of a shader before
+//! their uses (`sw_emboss`, `ubo_row_major`), and within the occupancy step the latency policy
+//! keeps that, using two to three times Mesa's registers. The compiler schedules both ways,
+//! allocates both and keeps the one with fewer registers (`schedule_and_allocate` in the
+//! crate root): registers are what the shader-db comparison with Mesa counts, and what
+//! occupancy follows once a shader leaves the first step.
+//!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its
 //! last use in the block unless it is live after the block (by the intervals of
@@ -92,8 +102,27 @@ pub const LONG_LATENCY: u32 = latency::LOCAL_MEMORY_LATENCY;
 /// whose pressure-floor schedule exceeds its budget is tried at.
 const FLOOR_STEPS: u32 = 4;
 
-/// Schedules every straight-line block of `m` within the register budget.
+/// How much register pressure a schedule may spend on latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Up to the top of the selected order's occupancy step ([`register_budget`]).
+    Occupancy,
+    /// Up to the *floor* alone: the most units any block needs in the lower-peak of its
+    /// selected and pressure-first orders (with the groups live through it). Latency is hidden
+    /// only below that; a block whose schedules all exceed it takes the lower-peak of those two
+    /// orders. This is how Mesa's AGX backend schedules (`agx_pressure_schedule.c`: for
+    /// register pressure only, occupancy hides the rest).
+    Pressure,
+}
+
+/// Schedules every straight-line block of `m` within the occupancy budget
+/// ([`Policy::Occupancy`]).
 pub fn schedule(m: &mut MFunction) {
+    schedule_with(m, Policy::Occupancy);
+}
+
+/// Schedules every straight-line block of `m` under `policy`.
+pub fn schedule_with(m: &mut MFunction, policy: Policy) {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let through = live_through(&iv, &m.groups, &blocks);
@@ -130,6 +159,10 @@ pub fn schedule(m: &mut MFunction) {
         .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
         .max()
         .unwrap_or(0);
+    let budget = match policy {
+        Policy::Occupancy => budget,
+        Policy::Pressure => budget.min(floor),
+    };
     let looped = loop_depths(&m.insts);
     let mut out = m.insts.clone();
     for (g, &first) in graphs.iter().zip(&firsts) {
@@ -144,6 +177,12 @@ pub fn schedule(m: &mut MFunction) {
         let mut order = g.best_schedule(first, floor, limit);
         if g.peak(&order) > limit {
             order = g.original_order();
+            if policy == Policy::Pressure {
+                let first_order = g.schedule(0, 0, false, true);
+                if g.peak(&first_order) < g.peak(&order) {
+                    order = first_order;
+                }
+            }
         }
         for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
             *slot = MInst::Op(g.ops[k]);

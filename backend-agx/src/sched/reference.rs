@@ -12,10 +12,10 @@ use crate::latency;
 use crate::mir::{Group, MFunction, MInst, VReg};
 use crate::regalloc::liveness::{intervals, Interval};
 
-use super::{register_budget, FLOOR_STEPS, LONG_LATENCY};
+use super::{register_budget, Policy, FLOOR_STEPS, LONG_LATENCY};
 
 /// The scheduler as it was: the same schedules as [`super::schedule`] by construction.
-pub fn schedule(m: &mut MFunction) {
+pub fn schedule(m: &mut MFunction, policy: Policy) {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let graphs: Vec<BlockGraph> = blocks
@@ -49,6 +49,10 @@ pub fn schedule(m: &mut MFunction) {
         .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
         .max()
         .unwrap_or(0);
+    let budget = match policy {
+        Policy::Occupancy => budget,
+        Policy::Pressure => budget.min(floor),
+    };
     let mut out = m.insts.clone();
     for (g, &first) in graphs.iter().zip(&firsts) {
         let limit = budget.saturating_sub(g.through);
@@ -62,6 +66,12 @@ pub fn schedule(m: &mut MFunction) {
         let mut order = g.best_schedule(first, floor, limit);
         if g.peak(&order) > limit {
             order = g.original_order();
+            if policy == Policy::Pressure {
+                let first_order = g.schedule(0, 0, false, true);
+                if g.peak(&first_order) < g.peak(&order) {
+                    order = first_order;
+                }
+            }
         }
         for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
             *slot = MInst::Op(g.ops[k]);
