@@ -77,7 +77,7 @@ pub fn coalesce(m: &mut MFunction) -> u32 {
     }
     let before = m.insts.len();
     m.insts
-        .retain(|inst| !copy_of(inst).is_some_and(|(d, s)| d == s));
+        .retain(|inst| copy_of(inst).is_none_or(|(d, s)| d != s));
     (before - m.insts.len()) as u32
 }
 

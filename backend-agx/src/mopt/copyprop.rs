@@ -92,10 +92,10 @@ fn copied(inst: &MInst<VReg>) -> Option<(VReg, Value)> {
             let d16 = dst.reg.class == RegClass::H16;
             let s16 = a.src.as_reg().is_some_and(|r| r.class == RegClass::H16)
                 || matches!(a.src, Src::Uniform(u) if uniform_units(u) == 1);
-            let ok = match (prec, d16, s16) {
-                (Precision::F32, false, _) | (Precision::F16, true, true) => true,
-                _ => false,
-            } && matches!(dst.reg.class, RegClass::R32 | RegClass::H16);
+            let ok = matches!(
+                (prec, d16, s16),
+                (Precision::F32, false, _) | (Precision::F16, true, true)
+            ) && matches!(dst.reg.class, RegClass::R32 | RegClass::H16);
             ok.then_some((
                 dst.reg,
                 Value::Float {

@@ -41,8 +41,10 @@ pub struct MoptStats {
 
 /// Runs the machine-level passes over `m`, calling `dump(pass, m)` after each.
 pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction)) -> MoptStats {
-    let mut stats = MoptStats::default();
-    stats.dead = dce::remove_dead(m);
+    let mut stats = MoptStats {
+        dead: dce::remove_dead(m),
+        ..MoptStats::default()
+    };
     dump("mopt-dce", m);
     stats.cse = cse::eliminate(m);
     dump("mopt-cse", m);

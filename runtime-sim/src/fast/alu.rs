@@ -463,11 +463,11 @@ pub(super) fn run<const HW_FMA: bool>(
             let v = get(&g.regs, u, R0L);
             // Only threads with r0l == 0 (if/else: == 0 or == 1) evaluate the comparison.
             let mut evaluating = 0u32;
-            for l in 0..32 {
+            for (l, &x) in v.iter().enumerate() {
                 let e = match op {
-                    StackOp::If => v[l] == 0,
-                    StackOp::Else => v[l] == 1,
-                    StackOp::While => v[l] < n,
+                    StackOp::If => x == 0,
+                    StackOp::Else => x == 1,
+                    StackOp::While => x < n,
                 };
                 evaluating |= u32::from(e) << l;
             }
@@ -539,8 +539,8 @@ fn set_r0l(g: &mut SimdGroup, v: &Lanes) -> Result<()> {
     g.regs.prepare_write(Reg::Half(0), g.live)?;
     g.regs.set_half(0, v, g.live);
     let mut exec = 0u32;
-    for l in 0..32 {
-        exec |= u32::from(v[l] & 0xffff == 0) << l;
+    for (l, &x) in v.iter().enumerate() {
+        exec |= u32::from(x & 0xffff == 0) << l;
     }
     g.exec = exec & g.live;
     Ok(())

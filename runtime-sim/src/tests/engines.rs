@@ -112,7 +112,7 @@ fn the_engines_agree_on_random_alu_code() {
                         // Mostly cache hints rather than discards (type low bits 3), so that
                         // fewer programs stop at the sanitizer before they compute much.
                         "At" | "Bt" | "Ct" | "Xt" | "Yt"
-                            if v & 3 == 3 && v >> 2 != 1 && r % 8 != 0 =>
+                            if v & 3 == 3 && v >> 2 != 1 && !r.is_multiple_of(8) =>
                         {
                             v ^ 1
                         }
@@ -138,7 +138,11 @@ fn the_engines_agree_on_random_alu_code() {
             env.uniforms[i] = value(r.rotate_left(17));
         }
         // Every thread exists or only some; r0l starts at zero (all active).
-        let live = if live % 4 != 0 { u32::MAX } else { live | 1 };
+        let live = if !live.is_multiple_of(4) {
+            u32::MAX
+        } else {
+            live | 1
+        };
         let result = env.run(&code, live, |g| {
             for n in 1..32u8 {
                 let seed = regs.get(usize::from(n)).copied().unwrap_or(u64::from(n));

@@ -41,7 +41,7 @@ impl Texture {
         let qualifies = d.dim == TexDim::D2
             && d.levels == 1
             && d.layers == 1
-            && d.address % 4 == 0
+            && d.address.is_multiple_of(4)
             && sampler.mag_filter == sampler.min_filter
             && sampler.compare.is_none()
             && sampler.validate().is_ok();

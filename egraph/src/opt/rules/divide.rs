@@ -403,7 +403,7 @@ mod tests {
     fn unsigned_16_bit_magic_is_exact_for_every_dividend() {
         let ds = divisors16().flat_map(|d| [d as u64, 0xffff - d as u64 + 2]);
         for d in ds {
-            if d < 3 || d > 0xffff || d.is_power_of_two() {
+            if !(3..=0xffff).contains(&d) || d.is_power_of_two() {
                 continue;
             }
             let magic = unsigned_magic(d, 16).unwrap();
