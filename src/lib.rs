@@ -5,7 +5,8 @@
 //! TGSI text or agxc graph-IR text, told apart by content) and returns a G13 binary with its
 //! metadata, statistics and whatever debugging dumps were asked for; [`lift`] and [`optimize`]
 //! stop earlier (before the optimizer, before the backend). The pieces it drives are
-//! re-exported for users who need more control:
+//! re-exported for users who need more control. [`amber`] runs AmberScript test scripts through
+//! the compiler and the simulator.
 //!
 //! ```text
 //!  source ─► frontend (lift) ─► egraph::ir (verify) ─► egraph::opt (saturate, extract)
@@ -35,6 +36,7 @@
 
 #![warn(missing_docs)]
 
+pub mod amber;
 mod compile;
 mod error;
 mod source;

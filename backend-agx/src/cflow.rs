@@ -25,6 +25,8 @@
 //! d + 1; pop_exec r0l, 0` (it wakes at the `while`), and a `continue` at the end of the body
 //! (d = 0) is nothing. `return` and `discard` under any construct set `r0l` to
 //! [`EXITED`], which no pop brings to zero; at the top level they end the program (`stop`).
+//! The `pop_exec r0l, 0` after an exit goes when a stack instruction follows at once (the
+//! arm's own `pop_exec 1`, say): that one recomputes the mask anyway ([`drop_redundant_pops`]).
 //! An `if` whose then arm is empty is inverted, and an empty else arm is dropped.
 //!
 //! # Exits without mask traffic
@@ -262,7 +264,37 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
         i += 1;
     }
     out.push(Lowered::Instr(Instr::Stop));
-    out
+    drop_redundant_pops(out)
+}
+
+/// Drops each `pop_exec r0l, 0` that the next instruction (past any labels) makes redundant.
+///
+/// An exit sets `r0l` and then pops nothing, only so that the execution mask follows `r0l`
+/// from there on. When the next instruction is itself a stack instruction (the enclosing
+/// arm's `pop_exec`, an `else_*cmp`, a `while_*cmp`), that one recomputes the mask from `r0l`
+/// for every lane anyway and reads nothing the exiting lanes could still change, so
+/// `mov_imm r0l, 3; pop_exec r0l, 0; pop_exec r0l, 1` is `mov_imm r0l, 3; pop_exec r0l, 1`.
+/// A jump to a label in between arrives with its own mask and also meets that instruction.
+fn drop_redundant_pops(code: Vec<Lowered>) -> Vec<Lowered> {
+    let restacks = |l: &Lowered| {
+        matches!(
+            l,
+            Lowered::Instr(Instr::PopExec { .. } | Instr::ExecStack { .. })
+        )
+    };
+    let mut keep = vec![true; code.len()];
+    for (k, l) in code.iter().enumerate() {
+        if matches!(l, Lowered::Instr(Instr::PopExec { n: 0, .. })) {
+            let next = code[k + 1..]
+                .iter()
+                .find(|n| !matches!(n, Lowered::Label(_)));
+            keep[k] = !next.is_some_and(restacks);
+        }
+    }
+    code.into_iter()
+        .zip(keep)
+        .filter_map(|(l, k)| k.then_some(l))
+        .collect()
 }
 
 /// An open construct while lowering.
@@ -690,7 +722,6 @@ mod tests {
                 "if_icmp r0l, ueq, r1, 0, 1",
                 "fadd32 r2, r2, r3",
                 "mov_imm r0l, 3",
-                "pop_exec r0l, 0",
                 "L3:",
                 "pop_exec r0l, 1",
                 "while_icmp r0l, ueq, 0, 0, 2",

@@ -185,12 +185,25 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
 }
 
 /// The issue state of one SIMD-group.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Timing {
     next_issue: u64,
     end: u64,
-    ready: [u64; 128],
+    /// Ready times of `r0..r127`, then two padding entries for [`Self::issue_packed`]: index
+    /// [`Self::NO_READ`] is never written (reading it is reading 0), index [`Self::NO_WRITE`]
+    /// takes writes that go nowhere.
+    ready: [u64; 130],
     slot_done: [u64; 2],
+}
+
+impl PartialEq for Timing {
+    /// Equal issue states (the write sink does not count).
+    fn eq(&self, other: &Self) -> bool {
+        self.next_issue == other.next_issue
+            && self.end == other.end
+            && self.ready[..129] == other.ready[..129]
+            && self.slot_done == other.slot_done
+    }
 }
 
 impl Default for Timing {
@@ -198,13 +211,40 @@ impl Default for Timing {
         Timing {
             next_issue: 0,
             end: 0,
-            ready: [0; 128],
+            ready: [0; 130],
             slot_done: [0; 2],
         }
     }
 }
 
 impl Timing {
+    /// A read-list entry that reads nothing.
+    pub const NO_READ: u8 = 128;
+    /// A write-list entry that writes nothing.
+    pub const NO_WRITE: u8 = 129;
+
+    /// [`Self::issue`] for at most four registers read and two written, the lists padded with
+    /// [`Self::NO_READ`] and [`Self::NO_WRITE`]: the same state change, without loops.
+    #[inline(always)]
+    pub fn issue_packed(&mut self, cost: Cost, reads: [u8; 4], writes: [u8; 2], slot: Option<u8>) {
+        let r = |i: u8| self.ready[usize::from(i).min(129)];
+        let t = self
+            .next_issue
+            .max(r(reads[0]))
+            .max(r(reads[1]))
+            .max(r(reads[2]))
+            .max(r(reads[3]));
+        let done = t + u64::from(cost.latency);
+        self.ready[usize::from(writes[0]).min(129)] = done;
+        self.ready[usize::from(writes[1]).min(129)] = done;
+        if let Some(s) = slot {
+            let s = usize::from(s & 1);
+            self.slot_done[s] = self.slot_done[s].max(done);
+        }
+        self.next_issue = t + u64::from(cost.interval);
+        self.end = self.end.max(done).max(self.next_issue);
+    }
+
     /// Issues an instruction reading the 32-bit registers `reads` and writing `writes`; `slot`
     /// is the wait slot of a load (its completion is what `wait` waits for).
     #[inline]

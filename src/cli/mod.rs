@@ -32,6 +32,15 @@ pub enum Command {
         /// The binary.
         bin: PathBuf,
     },
+    /// Run AmberScript test scripts through the compiler and the simulator: PASS/FAIL per file.
+    Amber {
+        /// The scripts.
+        #[arg(required = true)]
+        scripts: Vec<PathBuf>,
+        /// Optimization level: -O0 (none) or -O2 (equality saturation).
+        #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "2"])]
+        opt: String,
+    },
 }
 
 /// What `compile` writes.

@@ -304,3 +304,34 @@ pub fn disasm_cmd(path: &Path) -> Result<(), CliError> {
     })?;
     Ok(())
 }
+
+/// `agxc amber`: one line per script; an error (non-zero exit) when any fails.
+pub fn amber_cmd(scripts: &[PathBuf], opt: &str) -> Result<(), CliError> {
+    let level = if opt == "0" {
+        OptLevel::O0
+    } else {
+        OptLevel::O2
+    };
+    let mut failed = 0;
+    for path in scripts {
+        let name = path.display().to_string();
+        let outcome = match std::fs::read_to_string(path) {
+            Ok(text) => agxc::amber::run_script(&text, level),
+            Err(e) => agxc::amber::Outcome::Error {
+                line: 0,
+                message: e.to_string(),
+            },
+        };
+        if outcome != agxc::amber::Outcome::Pass {
+            failed += 1;
+        }
+        println!("{}", agxc::amber::describe(&name, &outcome));
+    }
+    if failed > 0 {
+        return Err(CliError::Usage(format!(
+            "{failed} of {} scripts failed",
+            scripts.len()
+        )));
+    }
+    Ok(())
+}

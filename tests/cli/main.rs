@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod amber;
 mod inputs;
 mod limits;
 

@@ -11,6 +11,8 @@
 //! d == 0: q = all ones, r = n            ; the IR's definition (RISC-V's)
 //! ```
 //!
+//! At -O2 the optimizer expands divisions itself (`target::divide`, with the divisor's part as
+//! `g13.urcp`, selected by [`Isel::urcp`]); this expansion serves -O0 and anything left whole.
 //! Signed division divides the magnitudes and fixes the signs (the quotient negative when the
 //! operands' signs differ, the remainder with the dividend's sign); `d == 0` gives -1 and `n`,
 //! and `MIN / -1` wraps to `MIN`. 16-bit operands are extended to 32 bits first.
@@ -23,9 +25,7 @@ use crate::isa::{
 };
 use crate::mir::VReg;
 
-/// 2^32 - 512 as f32 (`0x4f7ffffe`): scales the reciprocal so the estimate never exceeds
-/// 2^32 / d.
-const RCP_SCALE_BITS: u32 = 0x4f7f_fffe;
+use crate::target::divide::RCP_SCALE_BITS;
 
 impl Isel<'_> {
     pub(super) fn divide(&mut self, p: PureOp, n: Value, d: Value, ty: Type) -> VReg {
@@ -68,8 +68,9 @@ impl Isel<'_> {
         w
     }
 
-    /// Unsigned 32-bit quotient and remainder.
-    pub(super) fn udivmod32(&mut self, n: Src<VReg>, d: Src<VReg>) -> (VReg, VReg) {
+    /// The refined reciprocal estimate `z` of a 32-bit divisor (`g13.urcp`, see
+    /// `target::divide`) and `-d`.
+    pub(super) fn urcp(&mut self, d: Src<VReg>) -> (VReg, VReg) {
         let r32 = |s: &mut Self| s.m.new_group(RegClass::R32);
         let zero = IntSrc::zext(Src::Imm(0));
         let df = r32(self);
@@ -104,6 +105,14 @@ impl Isel<'_> {
             IntSrc::zext(Src::reg(ze.word(1))),
             false,
         );
+        (z2, neg_d)
+    }
+
+    /// Unsigned 32-bit quotient and remainder.
+    pub(super) fn udivmod32(&mut self, n: Src<VReg>, d: Src<VReg>) -> (VReg, VReg) {
+        let r32 = |s: &mut Self| s.m.new_group(RegClass::R32);
+        let zero = IntSrc::zext(Src::Imm(0));
+        let (z2, neg_d) = self.urcp(d);
         let nq = self.m.new_group(RegClass::R64);
         self.imadd(nq, IntSrc::zext(n), IntSrc::zext(Src::reg(z2)), zero);
         let mut q = nq.word(1);

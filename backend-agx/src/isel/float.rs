@@ -465,6 +465,34 @@ impl Isel<'_> {
         let class = class_of(ty);
         let prec = Self::prec(ty);
         let name = op.name();
+        if name == crate::target::divide::URCP.name {
+            if ty != Type::I32 {
+                return Err(self.unsupported(format!("{name} on {ty}")));
+            }
+            let d = self.src(args[0]);
+            let (z, _) = self.urcp(d);
+            self.set(r, z);
+            return Ok(());
+        }
+        if name == crate::target::imadd::IMADD.name {
+            let dst = self.m.new_group(class);
+            let (a, b, c) = (
+                self.int_src(args[0]),
+                self.int_src(args[1]),
+                self.int_src(args[2]),
+            );
+            self.m.op(Instr::Imadd {
+                dst: crate::isa::Dst::new(dst),
+                a,
+                b,
+                c,
+                neg_c: false,
+                shift: 0,
+                sat: false,
+            });
+            self.set(r, dst);
+            return Ok(());
+        }
         let unary = [
             (g13::SIN_PT_1.name, FUnaryOp::SinPt1),
             (g13::SIN_PT_2.name, FUnaryOp::SinPt2),

@@ -84,21 +84,149 @@ fn written_by_construct(insts: &[MInst<VReg>]) -> HashMap<usize, HashSet<u32>> {
 /// Available results: instruction (destination left out, sources through `alias`) to the
 /// register holding its result; and groups that are copies of others (a recomputation replaced
 /// by a copy), so that what reads the copy matches what reads the original.
-#[derive(Clone, Default)]
+///
+/// The table is scoped: [`Table::mark`] and [`Table::undo_to`] return it to an earlier state
+/// through a log of what changed since, so that an `if`'s arms and the ends of constructs cost
+/// what they changed rather than a copy of the table each. A write drops only the entries that
+/// mention the written group, found through an index per group. Both keep the pass linear in
+/// the instructions (a table scan per write made 10,000-instruction blocks quadratic).
+#[derive(Default)]
 struct Table {
     entries: HashMap<Instr<VReg>, VReg>,
     alias: HashMap<u32, u32>,
+    /// Per group: the keys of entries that read or hold it. Entries since dropped or moved to
+    /// another register may linger; a lookup checks.
+    entries_of: Vec<Vec<Instr<VReg>>>,
+    /// Per group: the sources of aliases from or to it, checked likewise.
+    aliases_of: Vec<Vec<u32>>,
+    log: Vec<Undo>,
+}
+
+/// Group `g`'s list in a per-group index, grown to hold it (the placeholder group of a key's
+/// destination has none).
+fn slot<T>(lists: &mut Vec<Vec<T>>, g: u32) -> Option<&mut Vec<T>> {
+    if g == u32::MAX {
+        return None;
+    }
+    let g = g as usize;
+    if g >= lists.len() {
+        lists.resize_with(g + 1, Vec::new);
+    }
+    lists.get_mut(g)
+}
+
+/// A change to a [`Table`], with what undoes it.
+enum Undo {
+    Entry(Instr<VReg>, Option<VReg>),
+    Alias(u32, Option<u32>),
 }
 
 impl Table {
-    /// Drops the entries and aliases reading or holding a group in `groups`.
-    fn invalidate(&mut self, groups: &dyn Fn(u32) -> bool) {
-        self.entries.retain(|key, dst| {
-            let mut hit = groups(dst.group);
-            key.for_each_use(|r| hit |= groups(r.group));
-            !hit
-        });
-        self.alias.retain(|&a, &mut b| !groups(a) && !groups(b));
+    fn new(groups: usize) -> Self {
+        Table {
+            entries_of: vec![Vec::new(); groups],
+            aliases_of: vec![Vec::new(); groups],
+            ..Table::default()
+        }
+    }
+
+    fn index_entry(&mut self, key: &Instr<VReg>, dst: VReg) {
+        let lists = &mut self.entries_of;
+        let mut push = |g: u32| {
+            if let Some(list) = slot(lists, g) {
+                list.push(*key);
+            }
+        };
+        push(dst.group);
+        key.for_each_use(|r| push(r.group));
+    }
+
+    fn index_alias(&mut self, a: u32, b: u32) {
+        for g in [a, b] {
+            if let Some(list) = slot(&mut self.aliases_of, g) {
+                list.push(a);
+            }
+        }
+    }
+
+    fn set_entry(&mut self, key: Instr<VReg>, dst: Option<VReg>) -> Option<VReg> {
+        match dst {
+            Some(d) => {
+                self.index_entry(&key, d);
+                self.entries.insert(key, d)
+            }
+            None => self.entries.remove(&key),
+        }
+    }
+
+    fn set_alias(&mut self, a: u32, b: Option<u32>) -> Option<u32> {
+        match b {
+            Some(b) => {
+                self.index_alias(a, b);
+                self.alias.insert(a, b)
+            }
+            None => self.alias.remove(&a),
+        }
+    }
+
+    fn insert_entry(&mut self, key: Instr<VReg>, dst: VReg) {
+        let old = self.set_entry(key, Some(dst));
+        self.log.push(Undo::Entry(key, old));
+    }
+
+    fn insert_alias(&mut self, a: u32, b: u32) {
+        let old = self.set_alias(a, Some(b));
+        self.log.push(Undo::Alias(a, old));
+    }
+
+    /// The state to return to with [`Table::undo_to`].
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            match self.log.pop() {
+                Some(Undo::Entry(key, old)) => {
+                    self.set_entry(key, old);
+                }
+                Some(Undo::Alias(a, old)) => {
+                    self.set_alias(a, old);
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Drops the entries and aliases reading or holding group `g`.
+    fn invalidate(&mut self, g: u32) {
+        let Some(keys) = self.entries_of.get_mut(g as usize).map(std::mem::take) else {
+            return;
+        };
+        for key in keys {
+            let Some(&dst) = self.entries.get(&key) else {
+                continue;
+            };
+            let mut hit = dst.group == g;
+            key.for_each_use(|r| hit |= r.group == g);
+            if hit {
+                self.entries.remove(&key);
+                self.log.push(Undo::Entry(key, Some(dst)));
+            }
+        }
+        let sources = self
+            .aliases_of
+            .get_mut(g as usize)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        for a in sources {
+            if let Some(&b) = self.alias.get(&a) {
+                if a == g || b == g {
+                    self.alias.remove(&a);
+                    self.log.push(Undo::Alias(a, Some(b)));
+                }
+            }
+        }
     }
 
     /// `inst` with its destination replaced by a placeholder of the same shape and its sources
@@ -149,33 +277,36 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
         });
     }
     let once = |r: &VReg| units.units(r).all(|u| defs[u as usize] == 1);
-    let mut table = Table::default();
-    // Per open construct: the table at its start (for `else`, `end_if`, `end_loop`).
-    let mut saved: Vec<(usize, Table)> = Vec::new();
+    let mut table = Table::new(m.groups.len());
+    // Per open construct: its first instruction and the table's state at its start (for
+    // `else`, `end_if`, `end_loop`).
+    let mut saved: Vec<(usize, usize)> = Vec::new();
     let mut replaced = 0;
     for i in 0..m.insts.len() {
         match m.insts[i] {
-            MInst::If { .. } => saved.push((i, table.clone())),
+            MInst::If { .. } => saved.push((i, table.mark())),
             MInst::Loop => {
-                let w = &written[&i];
-                table.invalidate(&|g| w.contains(&g));
-                saved.push((i, table.clone()));
+                for &g in &written[&i] {
+                    table.invalidate(g);
+                }
+                saved.push((i, table.mark()));
             }
             MInst::Else => {
-                if let Some((_, t)) = saved.last() {
-                    table = t.clone();
+                if let Some(&(_, mark)) = saved.last() {
+                    table.undo_to(mark);
                 }
             }
             MInst::EndIf => {
-                if let Some((s, t)) = saved.pop() {
-                    table = t;
-                    let w = &written[&s];
-                    table.invalidate(&|g| w.contains(&g));
+                if let Some((s, mark)) = saved.pop() {
+                    table.undo_to(mark);
+                    for &g in &written[&s] {
+                        table.invalidate(g);
+                    }
                 }
             }
             MInst::EndLoop => {
-                if let Some((_, t)) = saved.pop() {
-                    table = t;
+                if let Some((_, mark)) = saved.pop() {
+                    table.undo_to(mark);
                 }
             }
             MInst::Break | MInst::Continue | MInst::Exit => {}
@@ -200,15 +331,17 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
                         }
                     }
                 }
-                table.invalidate(&|g| defined.contains(&g));
+                for g in defined {
+                    table.invalidate(g);
+                }
                 if let Some((a, b)) = new_alias {
-                    table.alias.insert(a, b);
+                    table.insert_alias(a, b);
                 }
                 if let Some((key, dst)) = candidate {
                     let mut reads_own = false;
                     key.for_each_use(|r| reads_own |= r.group == dst.group);
                     if !reads_own && matches!(m.insts[i], MInst::Op(ref j) if *j == inst) {
-                        table.entries.insert(key, dst);
+                        table.insert_entry(key, dst);
                     }
                 }
             }

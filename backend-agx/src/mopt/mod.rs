@@ -11,6 +11,7 @@
 //! | `mopt-dce` | [`dce`] | instructions no needed instruction depends on deleted, by strong liveness (values only handed round loops in copies, results nobody reads) |
 //! | `mopt-cse` | [`cse`] | recomputations of an available result turned into copies of it |
 //! | `mopt-copyprop` | [`copyprop`] | copies of uniforms, immediates and float registers with modifiers replaced in their readers |
+//! | `mopt-combine` | [`combine`] | a product read only by an add fused into one `imadd` |
 //! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
 //!
 //! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
@@ -18,6 +19,7 @@
 //! analyses follow one thread's control flow ([`flow`]).
 
 pub mod coalesce;
+pub mod combine;
 pub mod copyprop;
 pub mod cse;
 pub mod dce;
@@ -35,6 +37,8 @@ pub struct MoptStats {
     pub cse: u32,
     /// Copies propagated into their readers.
     pub propagated: u32,
+    /// Multiplies fused into adds.
+    pub combined: u32,
     /// Copies removed by coalescing.
     pub coalesced: u32,
 }
@@ -50,6 +54,8 @@ pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction
     dump("mopt-cse", m);
     stats.propagated = copyprop::propagate(m);
     dump("mopt-copyprop", m);
+    stats.combined = combine::combine(m);
+    dump("mopt-combine", m);
     stats.coalesced = coalesce::coalesce(m);
     dump("mopt-coalesce", m);
     stats

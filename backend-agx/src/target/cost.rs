@@ -39,8 +39,19 @@ const FAST: OpCost = OpCost::new(2.0, 1.0);
 const MEDIUM: OpCost = OpCost::new(3.0, 2.0);
 /// `sin_pt_2`, `log2`, `exp2`.
 const SLOW: OpCost = OpCost::new(5.0, 2.0);
-/// `rcp`.
-const RCP: OpCost = OpCost::new(5.0, 3.0);
+/// The IR's exact `rcp`: the G13's `rcp` refined by two `fmadd`s and an `fcmpsel`.
+const RCP_REFINED: OpCost = OpCost::new(11.0, 6.0);
+/// `g13.urcp`: two conversions, `rcp`, a scaling `fmul`, a negation and two `imadd`s and an
+/// `iadd` of the Newton-Raphson step ([`super::divide`]).
+const URCP: OpCost = OpCost::new(21.0, 12.0);
+/// An integer division left whole: what instruction selection expands it to, priced above its
+/// expansion in the e-graph ([`super::divide`]; about 43 cycles and 24 issue slots unsigned),
+/// so that the expansion, whose divisor part divisions share and uniform divisors discount, is
+/// chosen.
+const INT_DIVIDE: OpCost = OpCost::new(60.0, 32.0);
+/// A float division left whole, likewise: its expansion is the refined reciprocal, a multiply,
+/// two fused multiply-adds and two selects (21 cycles, 11 slots).
+const FDIV: OpCost = OpCost::new(22.0, 12.0);
 /// `rsqrt` (and `rsqrt_special`).
 const RSQRT: OpCost = OpCost::new(6.0, 4.0);
 
@@ -53,8 +64,8 @@ pub fn op_cost(op: PureOp) -> OpCost {
         Floor | Ceil | Ftrunc | FroundEven => MEDIUM,
         // Lowered by mandatory rules (`fract-to-floor`, `sqrt-to-rsqrt-special`, sin/cos).
         Fract | Sqrt | Sin | Cos => OpCost::UNAVAILABLE,
-        Fdiv => RCP.plus(FAST),
-        Rcp => RCP,
+        Fdiv => FDIV,
+        Rcp => RCP_REFINED,
         Rsqrt => RSQRT,
         Exp2 | Log2 => SLOW,
         Pow => SLOW.plus(FAST).plus(SLOW),
@@ -65,7 +76,8 @@ pub fn op_cost(op: PureOp) -> OpCost {
         Iadd | Isub | Ineg | Iabs | Umin | Umax | Smin | Smax | Select => FAST,
         Imul | Umulhi | Smulhi => MEDIUM,
         // No divider: a sequence of a reciprocal estimate and multiply-adds.
-        Udiv | Sdiv | Urem | Srem => OpCost::new(40.0, 20.0),
+        Udiv | Urem => INT_DIVIDE,
+        Sdiv | Srem => INT_DIVIDE.plus(FAST.scale(4.0)),
         Ishl | Ushr | Sshr | And | Or | Xor | Not => FAST,
         Bfi | Ubfe | Sbfe | Popcount | FindLsb | UfindMsb | SfindMsb | Bitrev => FAST,
         Fcvt | Uext | Sext | Itrunc | F2u | F2s | U2f | S2f => FAST,
@@ -79,6 +91,8 @@ pub fn custom_cost(name: &str) -> Option<OpCost> {
         "g13.sin_pt_2" => SLOW,
         "g13.rsqrt_special" => RSQRT,
         "g13.fmadd_sat" | "g13.fadd_sat" | "g13.fmul_sat" => FAST,
+        "g13.urcp" => URCP,
+        "g13.imadd" => MEDIUM,
         _ if super::cmpsel::comparison_by_name(name).is_some() => FAST,
         _ => return None,
     })

@@ -9,6 +9,9 @@
 //! - [`rules`]: the generic rules plus lowerings to those operations (sin and cos through the
 //!   sine unit, sqrt through `rsqrt_special`, fract through floor), modifier fusions and the
 //!   compare-and-select fusions;
+//! - [`divide`]: integer division by a variable through the integer reciprocal estimate
+//!   `g13.urcp`, and exactly rounded f32 division through `rcp` and one correction, as rules;
+//! - [`imadd`]: integer multiply-add (`g13.imadd`);
 //! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table;
 //! - [`passes`]: the budgets of the control-flow passes (unrolling, if-conversion) from the
 //!   cost of the G13's execution-mask code.
@@ -26,6 +29,8 @@
 
 pub mod cmpsel;
 pub mod cost;
+pub mod divide;
+pub mod imadd;
 pub mod ops;
 pub mod passes;
 pub mod rules;

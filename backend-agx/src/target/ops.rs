@@ -137,13 +137,15 @@ pub static FMUL_SAT: CustomOpDef = CustomOpDef {
 };
 
 /// Every G13 operation.
-pub static OPS: [&CustomOpDef; 16] = [
+pub static OPS: [&CustomOpDef; 18] = [
     &SIN_PT_1,
     &SIN_PT_2,
     &RSQRT_SPECIAL,
     &FMADD_SAT,
     &FADD_SAT,
     &FMUL_SAT,
+    &super::divide::URCP,
+    &super::imadd::IMADD,
     &cmpsel::FCMPSEL_EQ,
     &cmpsel::FCMPSEL_LT,
     &cmpsel::FCMPSEL_GT,

@@ -78,11 +78,13 @@ pub fn specs() -> Vec<RuleSpec> {
 }
 
 /// The G13 rules, built: the lowerings and modifier fusions above, then compare-and-select
-/// ([`cmpsel::specs`]).
+/// ([`cmpsel::specs`]) and division ([`super::divide::rules`]).
 pub fn rules() -> Vec<Rule> {
     let registry = OpRegistry::with(&ops::OPS);
     let mut all = specs();
     all.extend(cmpsel::specs());
-    Rule::from_specs(&all, &registry)
-        .unwrap_or_else(|e| panic!("the G13 rule list is well-formed: {e}"))
+    let mut rules = Rule::from_specs(&all, &registry)
+        .unwrap_or_else(|e| panic!("the G13 rule list is well-formed: {e}"));
+    rules.extend(super::divide::rules(&registry));
+    rules
 }

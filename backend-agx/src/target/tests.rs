@@ -73,6 +73,18 @@ fn sqrt_and_saturate_use_the_g13_forms() {
 }
 
 #[test]
+fn divisions_share_their_divisor_part() {
+    // Two divisions by one uniform (an input here): one reciprocal estimate.
+    let s = best("(iadd (udiv ?a:i32 ?d:i32) (urem ?b:i32 ?d:i32))");
+    assert!(s.contains("(g13.urcp ?d)"), "{s}");
+    assert!(!s.contains("udiv") && !s.contains("urem"), "{s}");
+    // By a constant the reciprocal folds: no `rcp` left.
+    let s = best("(fdiv ?a 3.0:f32)");
+    assert!(!s.contains("rcp") && !s.contains("fdiv"), "{s}");
+    assert!(s.contains("0.33333334:f32"), "{s}");
+}
+
+#[test]
 fn integer_division_by_constants_extracts_without_a_reciprocal() {
     for text in [
         "(urem ?x:i32 3:i32)",
@@ -364,5 +376,68 @@ fn lowered_sin_and_cos_run_on_the_interpreter() {
         let x = x as f64;
         assert!((s - x.sin()).abs() <= 2f64.powi(-11), "sin({x}) = {s}");
         assert!((c - x.cos()).abs() <= 2f64.powi(-11), "cos({x}) = {c}");
+    }
+}
+
+/// Acceptance (issue 13, item 2): two divisions by the same uniform share one reciprocal, in the
+/// machine code, and the program still divides exactly (simulator against the interpreter).
+#[test]
+fn two_divisions_by_one_uniform_share_one_reciprocal() {
+    use agxc_egraph::interp::{run_compute, Limits, Resources};
+    use agxc_egraph::ir::parse_function;
+    let registry = OpRegistry::with(&ops::OPS);
+    let f = parse_function(
+        "function @f compute local_size(64, 1, 1) {
+         block0:
+             v0:i32 = builtin global_id.x
+             v1:i32 = const 4
+             v2:i32 = imul v0, v1
+             v3:i32 = const 0
+             v4:i32 = load push [v3]
+             v5:i32 = load storage(0, 0) [v2]
+             v6:i32 = udiv v5, v4
+             v7:i32 = urem v0, v4
+             v8:i32 = iadd v6, v7
+             store storage(0, 1) [v2], v8
+             return
+         }",
+        &registry,
+    )
+    .expect("parses");
+    let opt = optimize(&f, g13(), &OptOptions::default()).expect("optimizes");
+    let text = opt.func.to_string();
+    assert_eq!(text.matches("g13.urcp").count(), 1, "{text}");
+    assert!(!text.contains("udiv") && !text.contains("urem"), "{text}");
+    let binary = crate::compile(&opt.func, &crate::CompileOptions::default()).expect("compiles");
+    let rcps = binary
+        .disassembly
+        .lines()
+        .filter(|l| l.contains(" rcp"))
+        .count();
+    assert_eq!(rcps, 1, "{}", binary.disassembly);
+
+    let n = 256usize;
+    let xs: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) >> (i % 29))
+        .collect();
+    for d in [0u32, 1, 3, 7, 1000, 65_537, 0x8000_0001, u32::MAX] {
+        let mut res = Resources::new();
+        res.set_push_constants(d.to_le_bytes().to_vec());
+        res.bind_storage(
+            Binding::new(0, 0),
+            xs.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        );
+        res.bind_storage(Binding::new(0, 1), vec![0; 4 * n]);
+        let mut sim = res.clone();
+        run_compute(&f, &mut res, [n as u32 / 64, 1, 1], &Limits::default()).expect("runs");
+        crate::sim::run_compute(&binary, &mut sim, [n as u32 / 64, 1, 1]).expect("simulates");
+        let want = res.buffer_data(Binding::new(0, 1));
+        assert_eq!(sim.buffer_data(Binding::new(0, 1)), want, "divisor {d}");
+        let first = u32::from_le_bytes(want.expect("bound")[4..8].try_into().expect("4 bytes"));
+        let expect = xs[1]
+            .checked_div(d)
+            .unwrap_or(u32::MAX)
+            .wrapping_add(1u32.checked_rem(d).unwrap_or(1));
+        assert_eq!(first, expect, "divisor {d}");
     }
 }

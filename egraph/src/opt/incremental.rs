@@ -40,7 +40,8 @@ use egg::{
     Symbol,
 };
 use std::cell::Cell;
-use std::collections::HashMap;
+// Looked up per rule and iteration; neither map's order reaches the output.
+use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -124,7 +125,7 @@ impl IncrementalScheduler {
             prints: Vec::new(),
             dist: Vec::new(),
             near: Vec::new(),
-            near_by_op: HashMap::new(),
+            near_by_op: HashMap::default(),
             primed: false,
             always_full: false,
             stats: Rc::default(),
@@ -234,17 +235,14 @@ impl IncrementalScheduler {
             Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
             None => &self.near[..],
         };
-        let candidates: Vec<Id> = near
-            .iter()
-            .copied()
-            .filter(|&c| usize::from(dist[usize::from(c)]) <= depth)
-            .collect();
-        self.count(|s| {
-            s.incremental += 1;
-            s.classes_visited += candidates.len();
-        });
+        let within = |c: &&Id| usize::from(dist[usize::from(**c)]) <= depth;
+        let visited = near.iter().filter(within).count();
+        let mut stats = self.stats.get();
+        stats.incremental += 1;
+        stats.classes_visited += visited;
+        self.stats.set(stats);
         let mut out = Vec::new();
-        for c in candidates {
+        for &c in near.iter().filter(within) {
             if limit == 0 {
                 break;
             }

@@ -318,6 +318,17 @@ impl Tree {
         Tree { inst_block }
     }
 
+    /// Forgets `insts` and everything below them (dropped from the function).
+    pub fn forget(&mut self, f: &Function, insts: &[Inst]) {
+        let mut stack: Vec<Inst> = insts.to_vec();
+        while let Some(i) = stack.pop() {
+            self.inst_block.remove(&i);
+            for &b in &f.insts[i].blocks {
+                stack.extend_from_slice(&f.blocks[b].insts);
+            }
+        }
+    }
+
     /// The block holding the structured instruction that owns `b`.
     pub fn parent_block(&self, f: &Function, b: Block) -> Option<Block> {
         let owner = f.blocks[b].parent?;

@@ -45,6 +45,16 @@ impl Default for SizeModel {
 
 /// The estimate for `f` (see the module docs).
 pub fn estimate(f: &Function, target: &dyn Target, model: &SizeModel) -> f64 {
+    estimate_part(f, target, model, None)
+}
+
+/// The estimate for instruction `i` alone (a loop and everything in it), as if the rest of the
+/// function did not exist (nothing outside it is shared).
+pub fn estimate_inst(f: &Function, target: &dyn Target, model: &SizeModel, i: Inst) -> f64 {
+    estimate_part(f, target, model, Some(i))
+}
+
+fn estimate_part(f: &Function, target: &dyn Target, model: &SizeModel, i: Option<Inst>) -> f64 {
     let mut e = Estimator {
         f,
         target,
@@ -53,7 +63,10 @@ pub fn estimate(f: &Function, target: &dyn Target, model: &SizeModel) -> f64 {
         seen: HashMap::new(),
         total: 0.0,
     };
-    e.block(f.entry, 0);
+    match i {
+        Some(i) => e.inst(i, 0),
+        None => e.block(f.entry, 0),
+    }
     e.total
 }
 
@@ -87,9 +100,15 @@ impl Estimator<'_> {
     /// `ifs`: how many `if`s of the innermost loop enclose the block (a `continue` at the end of
     /// a loop body needs no code; every other exit does).
     fn block(&mut self, b: Block, ifs: usize) {
+        for &i in &self.f.blocks[b].insts {
+            self.inst(i, ifs);
+        }
+    }
+
+    fn inst(&mut self, i: Inst, ifs: usize) {
         let f = self.f;
         let m = self.model;
-        for &i in &f.blocks[b].insts {
+        {
             let data = &f.insts[i];
             match data.op {
                 Op::Const(c) => {

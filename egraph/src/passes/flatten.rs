@@ -38,8 +38,12 @@ use std::collections::{HashMap, HashSet};
 /// Flattens every loop without a `continue`; true if any changed.
 pub fn run(f: &mut Function) -> bool {
     let mut changed = false;
+    // Where each loop sits, found once: flattening a loop moves only what it holds (loops
+    // earlier in post-order) and drops at most the rest of its own block, which is forgotten
+    // here; every loop still to come keeps its block. (A fresh walk per loop was quadratic.)
+    let mut tree = Tree::new(f);
     for l in edit::structured_post_order(f, Op::Loop) {
-        changed |= flatten_loop(f, l);
+        changed |= flatten_loop(f, l, &mut tree);
     }
     changed
 }
@@ -48,8 +52,7 @@ pub fn run(f: &mut Function) -> bool {
 pub(crate) type Dead = HashSet<Inst>;
 
 /// Flattens loop `l` if it has no `continue` and its exits can be sunk.
-pub(crate) fn flatten_loop(f: &mut Function, l: Inst) -> bool {
-    let tree = Tree::new(f);
+pub(crate) fn flatten_loop(f: &mut Function, l: Inst, tree: &mut Tree) -> bool {
     let Some(&parent) = tree.inst_block.get(&l) else {
         return false;
     };
@@ -86,7 +89,11 @@ pub(crate) fn flatten_loop(f: &mut Function, l: Inst) -> bool {
             insts.extend(items);
             insts.extend_from_slice(&f.blocks[parent].insts[pos + 1..]);
         }
-        Ending::Ends => insts.extend(items),
+        Ending::Ends => {
+            insts.extend(items);
+            // The code after the loop is dead now.
+            tree.forget(f, &f.blocks[parent].insts[pos + 1..]);
+        }
     }
     f.blocks[parent].insts = insts;
     subst.apply(f);

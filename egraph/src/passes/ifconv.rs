@@ -17,9 +17,16 @@ use crate::ir::{Function, Inst, InstFlags, Op, PureOp};
 /// Converts every `if` that qualifies; true if any. `cost` prices one instruction.
 pub fn run(f: &mut Function, cost: &dyn Fn(&Function, Inst) -> f64, max_arm: f64) -> bool {
     let mut changed = false;
+    // One walk and one substitution for the whole pass (one per `if` was quadratic): converting
+    // an `if` moves only its arms' instructions, never an `if` still to come, and drops
+    // nothing; results are replaced when the pass ends, and reads in between see through the
+    // replacements so far, as if each had been applied at once.
+    let tree = Tree::new(f);
+    let mut subst = Subst::default();
     for x in edit::structured_post_order(f, Op::If) {
-        changed |= convert(f, x, cost, max_arm);
+        changed |= convert(f, x, &tree, &mut subst, cost, max_arm);
     }
+    subst.apply(f);
     changed
 }
 
@@ -44,8 +51,14 @@ fn value_only(
     (total <= max_arm).then(|| body.to_vec())
 }
 
-fn convert(f: &mut Function, x: Inst, cost: &dyn Fn(&Function, Inst) -> f64, max_arm: f64) -> bool {
-    let tree = Tree::new(f);
+fn convert(
+    f: &mut Function,
+    x: Inst,
+    tree: &Tree,
+    subst: &mut Subst,
+    cost: &dyn Fn(&Function, Inst) -> f64,
+    max_arm: f64,
+) -> bool {
     let Some(&b) = tree.inst_block.get(&x) else {
         return false;
     };
@@ -59,16 +72,18 @@ fn convert(f: &mut Function, x: Inst, cost: &dyn Fn(&Function, Inst) -> f64, max
     let Some(pos) = edit::position(f, b, x) else {
         return false;
     };
-    let cond = f.insts[x].args[0];
+    let cond = subst.resolve(f.insts[x].args[0]);
     let (Some(&ty_), Some(&ey)) = (f.blocks[t].insts.last(), f.blocks[e].insts.last()) else {
         return false;
     };
     let mut hoisted = tb;
     hoisted.extend(eb);
-    let mut subst = Subst::default();
     let results = f.insts[x].results.to_vec();
     for (k, &r) in results.iter().enumerate() {
-        let (tv, ev) = (f.insts[ty_].args[k], f.insts[ey].args[k]);
+        let (tv, ev) = (
+            subst.resolve(f.insts[ty_].args[k]),
+            subst.resolve(f.insts[ey].args[k]),
+        );
         if tv == ev {
             subst.insert(r, tv);
             continue;
@@ -89,6 +104,5 @@ fn convert(f: &mut Function, x: Inst, cost: &dyn Fn(&Function, Inst) -> f64, max
     insts.extend(hoisted);
     insts.extend_from_slice(&f.blocks[b].insts[pos + 1..]);
     f.blocks[b].insts = insts;
-    subst.apply(f);
     true
 }

@@ -374,3 +374,71 @@ fn a_trip_count_the_e_graph_makes_constant_unrolls_after_saturation() {
     assert_eq!(count(&opt.func, Op::Loop), 0, "{}", opt.func);
     assert!(opt.func.to_string().contains("const 6"), "{}", opt.func);
 }
+
+/// `idx = 0; for (i = 0; i < 3; i++) if (x < split[i]) idx = i + 1;` (a shadow-cascade search
+/// over a uniform buffer) after `filler` unrelated operations, and `taps` the same loop summing
+/// four-component loads from a storage buffer instead.
+fn search_after(filler: usize, four_component: bool) -> String {
+    let mut chain = String::new();
+    let mut last = "v10".to_string();
+    for k in 0..filler {
+        chain += &format!("    v{}:i32 = imul {last}, v1\n", 100 + k);
+        last = format!("v{}", 100 + k);
+    }
+    let body = if four_component {
+        "        v20:i32, v21:i32, v22:i32, v23:i32 = load storage(0, 0) [v8]
+        v24:i32 = iadd v20, v21
+        v25:i32 = iadd v22, v23
+        v26:i32 = iadd v24, v25
+        v9:i32 = iadd v4, v26"
+    } else {
+        "        v20:i32 = load uniform(0, 2) [v8]
+        v27:bool = slt v10, v20
+        v28:i32 = iadd v5, v2
+        v9:i32 = select v27, v28, v4"
+    };
+    format!(
+        "function @main compute local_size(1, 1, 1) {{
+block0:
+    v0:i32 = const 0
+    v1:i32 = const 3
+    v2:i32 = const 1
+    v3:i32 = const 16
+    v10:i32 = builtin global_id.x
+{chain}    v6:i32 = loop v0, v0 {{
+    block1(v4:i32, v5:i32):
+        v7:bool = slt v5, v1
+        if v7 {{
+        block2:
+            yield
+        }} else {{
+        block3:
+            break v4
+        }}
+        v8:i32 = imul v5, v3
+{body}
+        v11:i32 = iadd v5, v2
+        continue v9, v11
+    }}
+    v12:i32 = iadd v6, {last}
+    store storage(0, 1) [v0], v12
+    return
+}}"
+    )
+}
+
+#[test]
+fn a_small_saving_unrolls_in_a_large_function_unless_the_copies_load_much() {
+    // The cascade search saves a fixed few instructions however long the rest of the function
+    // is: it unrolls next to 200 unrelated operations as it does alone.
+    for filler in [0, 200] {
+        let f = parse(&search_after(filler, false));
+        let g = after(&f, Pass::Unroll);
+        assert_eq!(count(&g, Op::Loop), 0, "{g}");
+    }
+    // Three four-component loads in flight at once need the larger margin, which a long
+    // function does not give.
+    let f = parse(&search_after(200, true));
+    let g = after(&f, Pass::Unroll);
+    assert_eq!(count(&g, Op::Loop), 1, "{g}");
+}

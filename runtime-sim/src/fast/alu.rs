@@ -78,36 +78,73 @@ pub(super) fn fma32<const HW_FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
 }
 
 /// Rounds to an integral value (`floor`, `ceil`, `trunc`, `rint` of `f32`) without library
-/// calls: values of magnitude 2^23 and above (and NaN, infinities) are integral already; the
-/// others round through `i32`, and the result takes the sign of `x`, as IEEE rounding does.
+/// calls or integer conversions (which the host cannot do on a vector of lanes without
+/// saturation fix-ups): values of magnitude 2^23 and above (and NaN, infinities) are integral
+/// already; for the others, adding 2^23 to the magnitude leaves no fraction bits, so the sum
+/// is rounded to nearest even, and floor and ceiling of the magnitude are one step from it.
+/// The result takes the sign of `x`, as IEEE rounding does.
 #[inline(always)]
 pub(super) fn round(op: RoundOp, x: f32) -> f32 {
     const TWO_23: f32 = 8_388_608.0;
-    let t = x as i32 as f32;
-    let r = match op {
-        RoundOp::Trunc => t,
+    let ax = x.abs();
+    let near = (ax + TWO_23) - TWO_23;
+    let down = if near > ax { near - 1.0 } else { near };
+    let up = if near < ax { near + 1.0 } else { near };
+    let negative = x.is_sign_negative();
+    let magnitude = match op {
+        RoundOp::Trunc => down,
+        // floor(-a) = -ceil(a), ceil(-a) = -floor(a).
         RoundOp::Floor => {
-            if t > x {
-                t - 1.0
+            if negative {
+                up
             } else {
-                t
+                down
             }
         }
         RoundOp::Ceil => {
-            if t < x {
-                t + 1.0
+            if negative {
+                down
             } else {
-                t
+                up
             }
         }
-        // Adding 2^23 leaves no fraction bits: the sum is rounded to nearest even.
-        RoundOp::Rint => (x.abs() + TWO_23) - TWO_23,
+        RoundOp::Rint => near,
     };
-    if x.abs() < TWO_23 {
-        r.copysign(x)
+    if ax < TWO_23 {
+        magnitude.copysign(x)
     } else {
         x
     }
+}
+
+/// [`round`] over the lanes, with the operation chosen outside the lane loop so that each
+/// loop vectorises.
+#[inline(always)]
+fn round_all(op: RoundOp, v: &[f32; 32]) -> [f32; 32] {
+    #[inline(always)]
+    fn each(v: &[f32; 32], op: RoundOp) -> [f32; 32] {
+        let mut out = [0.0; 32];
+        for l in 0..32 {
+            out[l] = round(op, v[l]);
+        }
+        out
+    }
+    match op {
+        RoundOp::Floor => each(v, RoundOp::Floor),
+        RoundOp::Ceil => each(v, RoundOp::Ceil),
+        RoundOp::Trunc => each(v, RoundOp::Trunc),
+        RoundOp::Rint => each(v, RoundOp::Rint),
+    }
+}
+
+/// `f` over the lanes.
+#[inline(always)]
+fn map_f(v: &[f32; 32], f: impl Fn(f32) -> u32) -> Lanes {
+    let mut out = [0; 32];
+    for l in 0..32 {
+        out[l] = f(v[l]);
+    }
+    out
 }
 
 /// One-source operations other than the roundings, as `exec::float`'s `unary`.
@@ -364,23 +401,20 @@ pub(super) fn run<const HW_FMA: bool>(
         Kind::F32ToInt { d, a, to, rte } => {
             check(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
-            let mut r = [0; 32];
-            for l in 0..32 {
-                // Round (integers of f32 are exact, so rounding in f32 is rounding in f64),
-                // then Rust's saturating conversion: NaN to 0, out-of-range values to the
-                // bounds, which is the reference's clamp.
-                let x = if rte {
-                    round(RoundOp::Rint, av[l])
-                } else {
-                    av[l]
-                };
-                r[l] = match to {
-                    IntTarget::S32 => x as i32 as u32,
-                    IntTarget::U32 => x as u32,
-                    IntTarget::S16 => (x as i32).clamp(-32768, 32767) as u32,
-                    IntTarget::U16 => (x as i32).clamp(0, 65535) as u32,
-                };
-            }
+            // Round (integers of f32 are exact, so rounding in f32 is rounding in f64), then
+            // Rust's saturating conversion: NaN to 0, out-of-range values to the bounds, which
+            // is the reference's clamp. The choices are made outside the lane loops.
+            let x = if rte {
+                round_all(RoundOp::Rint, &av)
+            } else {
+                av
+            };
+            let r = match to {
+                IntTarget::S32 => map_f(&x, |x| x as i32 as u32),
+                IntTarget::U32 => map_f(&x, |x| x as u32),
+                IntTarget::S16 => map_f(&x, |x| (x as i32).clamp(-32768, 32767) as u32),
+                IntTarget::U16 => map_f(&x, |x| (x as i32).clamp(0, 65535) as u32),
+            };
             write(&mut g.regs, d, &r, lanes)
         }
         Kind::Fadd { d, a, b, sat } => {
@@ -421,10 +455,7 @@ pub(super) fn run<const HW_FMA: bool>(
         Kind::FRound { op, d, a, sat } => {
             check(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
-            let mut r = [0.0; 32];
-            for l in 0..32 {
-                r[l] = round(op, av[l]);
-            }
+            let r = round_all(op, &av);
             write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::FUnary { op, d, a, sat } => {
@@ -544,4 +575,57 @@ fn set_r0l(g: &mut SimdGroup, v: &Lanes) -> Result<()> {
     }
     g.exec = exec & g.live;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{round, RoundOp};
+
+    /// `round` against the standard library's roundings, bit for bit (signed zeros included),
+    /// on the edges: halves, values next to 2^23 and 2^24, zeros, denormals, infinities, NaN,
+    /// and a sweep of bit patterns.
+    #[test]
+    fn round_matches_the_standard_library() {
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            -8_388_608.0,
+            16_777_215.0,
+            16_777_216.0,
+            1e-45,
+            -1e-45,
+            f32::MIN_POSITIVE,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+        ];
+        // The largest float below one half, and its negation.
+        values.extend([f32::from_bits(0x3eff_ffff), f32::from_bits(0xbeff_ffff)]);
+        values.extend((0..=u32::MAX).step_by(65_537).map(f32::from_bits));
+        for x in values {
+            for (op, want) in [
+                (RoundOp::Floor, x.floor()),
+                (RoundOp::Ceil, x.ceil()),
+                (RoundOp::Trunc, x.trunc()),
+                (RoundOp::Rint, x.round_ties_even()),
+            ] {
+                let got = round(op, x);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{op:?}({x:e} = {:#x}) = {got:e}, want {want:e}",
+                    x.to_bits()
+                );
+            }
+        }
+    }
 }

@@ -24,14 +24,13 @@ pub(super) fn expand(mask: u32) -> Lanes {
 pub(super) fn check(regs: &RegFile, s: Src32, lanes: u32) -> Result<()> {
     match s {
         Src32::R(r) if (regs.hazard(2 * r) | regs.hazard(2 * r + 1)) & lanes != 0 => {
-            return Err(read_error(regs, Reg::R32(r), lanes));
+            Err(read_error(regs, Reg::R32(r), lanes))
         }
         Src32::H(h) | Src32::Hs(h) if regs.hazard(h) & lanes != 0 => {
-            return Err(read_error(regs, Reg::Half(h), lanes));
+            Err(read_error(regs, Reg::Half(h), lanes))
         }
-        _ => {}
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// The values of `s` (32 bits per lane, zero- or sign-extended as resolved), without checks:

@@ -50,6 +50,7 @@ use crate::error::{ExecError, ExecErrorKind};
 use crate::exec::{apply_discards, Flow, GroupState, Machine, SimdGroup};
 use crate::program::{InstMeta, Program};
 use crate::stats::Stats;
+use crate::timing::Timing;
 
 use ops::{Kind, Op, Target};
 
@@ -89,13 +90,29 @@ impl Code {
                 };
                 Op {
                     kind: ops::translate(d, &target),
+                    pc: d.pc,
                     discards: !meta.discards.is_empty(),
                     slot: crate::exec::load_slot(&d.inst),
+                    cost: meta.cost,
+                    packed: packed(&meta.reads, &meta.writes),
                 }
             })
             .collect();
         Code { ops }
     }
+}
+
+/// The timing model's register lists in fixed arrays, when they fit (see
+/// `Timing::issue_packed`).
+fn packed(reads: &[u8], writes: &[u8]) -> Option<([u8; 4], [u8; 2])> {
+    if reads.len() > 4 || writes.len() > 2 {
+        return None;
+    }
+    let mut r = [Timing::NO_READ; 4];
+    r[..reads.len()].copy_from_slice(reads);
+    let mut w = [Timing::NO_WRITE; 2];
+    w[..writes.len()].copy_from_slice(writes);
+    Some((r, w))
 }
 
 /// Per-instruction execution counts of one worker, folded into [`Stats`] by [`Self::flush`].
@@ -178,6 +195,15 @@ fn has_x86_64_v3() -> bool {
     }
 }
 
+/// The run loop's state, kept in registers while it runs and written back when it stops.
+struct Local {
+    /// Index of the next instruction.
+    i: usize,
+    steps: u64,
+    instructions: u64,
+    thread_instructions: u64,
+}
+
 /// The run loop; `WIDE` says it is compiled for [`run_x86_64_v3`] (and may use the host's
 /// fused multiply-add).
 #[inline(always)]
@@ -187,57 +213,82 @@ fn run_impl<const WIDE: bool>(
     tg: &mut [u8],
     counters: &mut Counters,
 ) -> Result<(), ExecError> {
+    let mut local = Local {
+        i: g.index,
+        steps: g.steps,
+        instructions: 0,
+        thread_instructions: 0,
+    };
+    let result = run_loop::<WIDE>(m, g, tg, counters, &mut local);
+    g.index = local.i;
+    g.steps = local.steps;
+    m.stats.instructions += local.instructions;
+    m.stats.thread_instructions += local.thread_instructions;
+    result
+}
+
+#[inline(always)]
+fn run_loop<const WIDE: bool>(
+    m: &mut Machine<'_>,
+    g: &mut SimdGroup,
+    tg: &mut [u8],
+    counters: &mut Counters,
+    local: &mut Local,
+) -> Result<(), ExecError> {
     let program = m.program;
     let ops = &program.fast.ops;
     let limit = m.config.step_limit;
+    let id = g.id;
     loop {
-        let i = g.index;
-        let (Some(op), Some(meta), Some(d)) =
-            (ops.get(i), program.meta.get(i), program.insts.get(i))
-        else {
+        let i = local.i;
+        let Some(op) = ops.get(i) else {
             return Err(ExecError {
                 pc: program.code().len() as u32,
-                simd_group: g.id,
+                simd_group: id,
                 kind: ExecErrorKind::RanOffEnd,
             });
         };
-        let id = g.id;
         let err = |kind| ExecError {
-            pc: d.pc,
+            pc: op.pc,
             simd_group: id,
             kind,
         };
-        g.steps += 1;
-        if g.steps > limit {
+        local.steps += 1;
+        if local.steps > limit {
             return Err(err(ExecErrorKind::StepLimit { limit }));
         }
         if let Some(c) = counters.counts.get_mut(i) {
             *c += 1;
         }
-        m.stats.instructions += 1;
-        m.stats.thread_instructions += u64::from(g.exec.count_ones());
-        g.timing
-            .issue(meta.cost, &meta.reads, &meta.writes, op.slot);
+        local.instructions += 1;
+        local.thread_instructions += u64::from(g.exec.count_ones());
+        match op.packed {
+            Some((reads, writes)) => g.timing.issue_packed(op.cost, reads, writes, op.slot),
+            None => {
+                let meta = &program.meta[i];
+                g.timing.issue(op.cost, &meta.reads, &meta.writes, op.slot);
+            }
+        }
         let exec_before = g.exec;
         if op.discards && g.exec != g.live {
             return Err(err(ExecErrorKind::DiscardUnderPartialMask {
-                register: meta.discards[0],
+                register: program.meta[i].discards[0],
                 exec: g.exec,
                 live: g.live,
             }));
         }
-        let flow = match step::<WIDE>(m, g, op, d, tg) {
+        let flow = match step::<WIDE>(m, g, op, i, tg) {
             Ok(flow) => flow,
             Err(kind) => return Err(err(kind)),
         };
         if op.discards {
-            apply_discards(g, meta, d, exec_before);
+            apply_discards(g, &program.meta[i], &program.insts[i], exec_before);
         }
         match flow {
-            Next::Index(n) => g.index = n,
-            Next::Flow(Flow::Next) => g.index = i + 1,
-            Next::Flow(Flow::Jump(target)) => match m.resolve(d, target) {
-                Ok(n) => g.index = n,
+            Next::Index(n) => local.i = n,
+            Next::Flow(Flow::Next) => local.i = i + 1,
+            Next::Flow(Flow::Jump(target)) => match m.resolve(&program.insts[i], target) {
+                Ok(n) => local.i = n,
                 Err(kind) => return Err(err(kind)),
             },
             Next::Flow(Flow::Stop) => {
@@ -245,7 +296,7 @@ fn run_impl<const WIDE: bool>(
                 return Ok(());
             }
             Next::Flow(Flow::Barrier) => {
-                g.index = i + 1;
+                local.i = i + 1;
                 g.state = GroupState::AtBarrier;
                 return Ok(());
             }
@@ -263,9 +314,9 @@ enum Next {
 
 type Step = Result<Next, ExecErrorKind>;
 
-fn jump(g: &SimdGroup, taken: bool, target: &Target) -> Step {
+fn jump(i: usize, taken: bool, target: &Target) -> Step {
     if !taken {
-        return Ok(Next::Index(g.index + 1));
+        return Ok(Next::Index(i + 1));
     }
     match target {
         Target::Index(n) => Ok(Next::Index(*n)),
@@ -279,14 +330,17 @@ fn step<const WIDE: bool>(
     m: &mut Machine<'_>,
     g: &mut SimdGroup,
     op: &Op,
-    d: &Decoded,
+    i: usize,
     tg: &mut [u8],
 ) -> Step {
-    let next = Ok(Next::Index(g.index + 1));
+    let next = Ok(Next::Index(i + 1));
     match &op.kind {
-        Kind::Generic => m.step(g, d, tg).map(Next::Flow),
-        Kind::JmpExecAny(t) => jump(g, g.exec != 0, t),
-        Kind::JmpExecNone(t) => jump(g, g.exec == 0, t),
+        Kind::Generic => {
+            let program = m.program;
+            m.step(g, &program.insts[i], tg).map(Next::Flow)
+        }
+        Kind::JmpExecAny(t) => jump(i, g.exec != 0, t),
+        Kind::JmpExecNone(t) => jump(i, g.exec == 0, t),
         Kind::Stop => Ok(Next::Flow(Flow::Stop)),
         Kind::Wait(slot) => {
             g.regs.wait(*slot);
@@ -303,14 +357,15 @@ fn step<const WIDE: bool>(
             slot,
         } => {
             let done = memory::device(
-                m, g, *store, *first, *count, *base, *index, *scale, *slot, d.pc,
+                m, g, *store, *first, *count, *base, *index, *scale, *slot, op.pc,
             )?;
             if done {
                 next
             } else {
                 // Some lane is outside the first lane's allocation: the reference works out
                 // which fault to report.
-                m.step(g, d, tg).map(Next::Flow)
+                let program = m.program;
+                m.step(g, &program.insts[i], tg).map(Next::Flow)
             }
         }
         Kind::GetSr { d, sr } => {

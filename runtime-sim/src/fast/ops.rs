@@ -235,10 +235,16 @@ pub(crate) enum Index32 {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Op {
     pub kind: Kind,
+    /// Byte offset of the instruction.
+    pub pc: u32,
     /// The instruction has discard hints (the run loop checks and applies them).
     pub discards: bool,
     /// The wait slot of a load (for the timing model).
     pub slot: Option<u8>,
+    /// The timing model's cost.
+    pub cost: crate::timing::Cost,
+    /// The timing model's register lists, packed (`None`: too long, use the metadata's).
+    pub packed: Option<([u8; 4], [u8; 2])>,
 }
 
 fn src32(s: &Src, sx: bool) -> Option<Src32> {

@@ -181,25 +181,36 @@ fn bad_control_flow_is_an_error_with_its_pc() {
 #[test]
 fn a_runaway_loop_ends_at_the_configured_step_limit() {
     // jmp_exec_any 0: jumps to itself forever.
-    let program = Program::load(
-        &enc(Opcode::JmpExecAny, &[("off", 0)]),
-        ProgramMetadata::compute(2),
-    )
-    .expect("loads");
+    let code = enc(Opcode::JmpExecAny, &[("off", 0)]);
     // In every mode: both engines, one host thread and several, compute and fragment.
-    for engine in [Engine::Fast, Engine::Reference] {
-        for threads in [1, 2] {
-            let mut sim = Simulator::with_config(Config {
-                step_limit: 5000,
-                engine,
-                threads,
-                ..Config::default()
-            });
-            match sim.dispatch_compute(&program, [3, 1, 1], [1, 1, 1]) {
-                Err(Error::Exec(e)) => {
-                    assert_eq!(e.kind, ExecErrorKind::StepLimit { limit: 5000 })
+    for stage in [Stage::Compute, Stage::Fragment] {
+        let meta = ProgramMetadata {
+            stage,
+            gpr_halves: 2,
+            threadgroup_memory: 0,
+            stack_size: 0,
+        };
+        let program = Program::load(&code, meta).expect("loads");
+        for engine in [Engine::Fast, Engine::Reference] {
+            for threads in [1, 2] {
+                let config = Config {
+                    step_limit: 5000,
+                    engine,
+                    threads,
+                    ..Config::default()
+                };
+                let setup = FragmentSetup {
+                    width: 64,
+                    height: 64,
+                    varyings: Vec::new(),
+                    clear: vec![[0.0; 4]],
+                };
+                match dispatch(&program, config, 16, [3, 1, 1], [1, 1, 1], &setup).0 {
+                    Err(Error::Exec(e)) => {
+                        assert_eq!(e.kind, ExecErrorKind::StepLimit { limit: 5000 })
+                    }
+                    other => panic!("{stage:?} {engine:?} {threads}: {:?}", other.err()),
                 }
-                other => panic!("expected the step limit: {:?}", other.err()),
             }
         }
     }

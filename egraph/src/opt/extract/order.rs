@@ -10,9 +10,17 @@
 //! window's descendants of `K` below its ancestors of `x`, reusing the same positions. This is
 //! Pearce and Kelly's dynamic topological sort ("A dynamic topological sort algorithm for
 //! directed acyclic graphs", ACM JEA 11, 2006): the work per switch is proportional to the
-//! window, not to the e-graph.
+//! window, not to the e-graph, and a switch whose reordering exceeds [`MAX_REORDER`] classes is
+//! refused.
 
 use super::{Table, NONE};
+
+/// Most classes a switch may move: one whose reordering would touch more is refused, as if it
+/// closed a cycle (the extraction stays valid, only that improvement is forgone). The window of
+/// a switch is small in shader-sized e-graphs, but in 100,000-instruction functions some
+/// switches reach across tens of thousands of classes, and their searches and sorts made the
+/// refinement superlinear.
+const MAX_REORDER: usize = 4096;
 
 /// Positions of the classes in a topological order of the current choices.
 pub(super) struct TopoOrder {
@@ -90,6 +98,9 @@ impl TopoOrder {
         }
         while let Some(c) = self.stack.pop() {
             self.below.push(c);
+            if self.below.len() > MAX_REORDER {
+                return false;
+            }
             let pick = choice[c as usize];
             if pick == NONE {
                 continue;
@@ -112,6 +123,9 @@ impl TopoOrder {
         self.stack.push(x);
         while let Some(c) = self.stack.pop() {
             self.above.push(c);
+            if self.below.len() + self.above.len() > MAX_REORDER {
+                return false;
+            }
             for &(p, j) in t.parents(c as usize) {
                 let uses = choice[p as usize] == j && p != x;
                 if uses && self.pos[p as usize] < ub && self.mark[p as usize] != epoch {
