@@ -2,6 +2,7 @@
 //!
 //! ```text
 //!  graph IR (verified, optimized or not)
+//!     │ vectorize adjacent loads/stores of one buffer merged
 //!     │ isel      instruction selection: every IR operation to G13 instructions over
 //!     │           virtual register groups; structured control flow kept as pseudo-ops
 //!     ▼
@@ -23,7 +24,7 @@
 //!
 //! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
 //! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
-//! the passes [`mir`], [`isel`], [`collect`], [`promote`], [`sched`], [`regalloc`], [`hints`],
+//! the passes [`vectorize`], [`mir`], [`isel`], [`collect`], [`promote`], [`sched`], [`regalloc`], [`hints`],
 //! [`cflow`], [`waits`], [`emit`], the models [`latency`] and [`stats`], and [`sim`] (running a
 //! [`Binary`] in the simulator with the interpreter's resource types, for tests and tools).
 //!
@@ -67,6 +68,7 @@ pub mod sched;
 pub mod sim;
 pub mod stats;
 pub mod target;
+pub mod vectorize;
 pub mod waits;
 
 use std::fmt;
@@ -205,6 +207,9 @@ pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, Backend
             dumps.push(PassDump { pass, text: text() });
         }
     };
+    let mut vectorized = func.clone();
+    vectorize::merge_accesses(&mut vectorized);
+    let func = &vectorized;
     let mut abi = Abi::for_function(func)?;
     let mut m = isel::select(func, &abi)?;
     dump("isel", &|| m.to_string());

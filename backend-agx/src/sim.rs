@@ -205,6 +205,18 @@ fn bind(
                 sim.set_uniform64(index, addr)?;
             }
             UniformContent::PushWord(k) => sim.set_uniform32(index, word(k))?,
+            // A push range: preloaded from the buffer bound now, so that a binary stays right
+            // when the contents change between dispatches (zero past the end, like push words).
+            UniformContent::BufferWord(b, k) => {
+                let buf = res
+                    .buffer(b)
+                    .ok_or_else(|| missing(format!("uniform buffer {b}")))?;
+                let mut w = [0u8; 4];
+                for (i, byte) in w.iter_mut().enumerate() {
+                    *byte = buf.data.get(4 * k as usize + i).copied().unwrap_or(0);
+                }
+                sim.set_uniform32(index, u32::from_le_bytes(w))?;
+            }
             UniformContent::NumWorkgroups(a) => {
                 sim.set_uniform32(index, d.groups[usize::from(a.min(2))])?
             }

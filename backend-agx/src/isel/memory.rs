@@ -13,15 +13,15 @@
 //! field) uses `x` itself; anything else is shifted right. Misaligned offsets round down to the
 //! element, as the hardware does (the IR calls them errors).
 //!
-//! Push constants at constant offsets are read from their uniform registers; dynamic offsets
-//! load from the copy in memory. Workgroup memory uses `threadgroup_load`/`threadgroup_store`
+//! Push constants and uniform-buffer words at constant offsets are read from their uniform
+//! registers (the ABI's push ranges); dynamic offsets load from memory. Workgroup memory uses `threadgroup_load`/`threadgroup_store`
 //! with 16-bit element indices. Device loads complete on a wait slot, which the `waits` pass
 //! assigns and waits on.
 
 use agxc_egraph::ir::{AddressSpace, BarrierKind, MemAccess, Op, PureOp, Type, Value};
 
 use super::{class_of, Isel};
-use crate::abi::UniformContent;
+use crate::abi::{constant_words, UniformContent};
 use crate::error::BackendError;
 use crate::isa::{
     BitfieldOp, DeviceAccess, ICond, Instr, IntSrc, MemBase, MemFormat, MemOffset, RegClass, Src,
@@ -86,7 +86,22 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let types: Vec<Type> = results.iter().map(|&r| self.func.value_type(r)).collect();
         let base = match access.space {
-            AddressSpace::Storage(b) | AddressSpace::Uniform(b) => {
+            AddressSpace::Storage(b) => self.abi_uniform(UniformContent::BufferAddress(b))?,
+            AddressSpace::Uniform(b) => {
+                // A push range (see `abi::ranges`): the ABI preloaded every word or none.
+                let words = constant_words(self.func, offset, access.offset, &types);
+                let preloaded = words.is_some_and(|w| {
+                    w.iter()
+                        .all(|&k| self.abi.uniform(UniformContent::BufferWord(b, k)).is_some())
+                });
+                if preloaded {
+                    let c = crate::abi::const_i32(self.func, offset).unwrap_or(0);
+                    let pos = i64::from(c) + i64::from(access.offset);
+                    self.words_from_uniforms(pos, results, &types, |k| {
+                        UniformContent::BufferWord(b, k)
+                    })?;
+                    return Ok(());
+                }
                 self.abi_uniform(UniformContent::BufferAddress(b))?
             }
             AddressSpace::PushConstant => {
@@ -325,16 +340,35 @@ impl Isel<'_> {
         let Some(c) = self.konst(offset) else {
             return Ok(false);
         };
-        let mut pos = c.as_i64() + i64::from(access.offset);
-        for (&r, &ty) in results.iter().zip(types) {
+        let start = c.as_i64() + i64::from(access.offset);
+        let mut pos = start;
+        for &ty in types {
             let bytes = i64::from(ty.bytes());
             if pos < 0 || pos % bytes.min(4) != 0 {
                 return Err(self.unsupported(format!("a misaligned push-constant load at {pos}")));
             }
             let word = (pos / 4) as u32;
-            let Some(u) = self.abi.uniform(UniformContent::PushWord(word)) else {
+            if self.abi.uniform(UniformContent::PushWord(word)).is_none() {
                 return Ok(false);
-            };
+            }
+            pos += bytes;
+        }
+        self.words_from_uniforms(start, results, types, UniformContent::PushWord)?;
+        Ok(true)
+    }
+
+    /// Defines the values of a load of `types` at byte `pos` from the preloaded words
+    /// `content(k)` (bytes `4k .. 4k + 4`), which the caller has checked the ABI holds.
+    fn words_from_uniforms(
+        &mut self,
+        mut pos: i64,
+        results: &[Value],
+        types: &[Type],
+        content: impl Fn(u32) -> UniformContent,
+    ) -> Result<(), BackendError> {
+        for (&r, &ty) in results.iter().zip(types) {
+            let word = (pos / 4) as u32;
+            let u = self.abi_uniform(content(word))?;
             match ty {
                 Type::I16 | Type::F16 => {
                     let half = 2 * u + (pos % 4 / 2) as u16;
@@ -342,7 +376,7 @@ impl Isel<'_> {
                 }
                 Type::I64 => {
                     let dst = self.m.new_group(RegClass::R64);
-                    let hi = self.abi_uniform(UniformContent::PushWord(word + 1))?;
+                    let hi = self.abi_uniform(content(word + 1))?;
                     self.mov_src(dst.word(0), Src::Uniform(UReg::U32(u)));
                     self.mov_src(dst.word(1), Src::Uniform(UReg::U32(hi)));
                     self.set(r, dst);
@@ -355,9 +389,9 @@ impl Isel<'_> {
                 }
                 _ => self.uniform_value(r, UReg::U32(u)),
             }
-            pos += bytes;
+            pos += i64::from(ty.bytes());
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The threadgroup element index of the byte offset `offset + bytes`, for elements of

@@ -242,7 +242,12 @@ impl Isel<'_> {
                 self.iadd(dst, IntSrc::zext(v), IntSrc::zext(k), off < 0);
             }
         }
-        let level = self.reg(args[count]);
+        // A constant level 0 is the encoding's automatic mode, which `texture_load` reads as
+        // the base level (Mesa's listings show `#0`): no register, no `mov_imm`.
+        let level = match self.konst(args[count]) {
+            Some(c) if c.bits() == 0 => None,
+            _ => Some(self.reg(args[count])),
+        };
         let texture = self.texture_index(f.texture)?;
         self.texel_load(coords, texture, dim, level, results);
         Ok(())
@@ -303,9 +308,8 @@ impl Isel<'_> {
             return Err(self.internal("image_load coordinates do not fit the target"));
         }
         let coords = self.word_run(args);
-        let level = self.imm_reg(RegClass::R32, 0);
         let texture = self.texture_index(op.image)?;
-        self.texel_load(coords, texture, dim, level, results);
+        self.texel_load(coords, texture, dim, None, results);
         Ok(())
     }
 
@@ -355,7 +359,7 @@ impl Isel<'_> {
         coords: VReg,
         texture: TexIndex<VReg>,
         dim: TexDim,
-        level: VReg,
+        level: Option<VReg>,
         results: &[Value],
     ) {
         let dst = self.result_run(results);
@@ -366,7 +370,7 @@ impl Isel<'_> {
             texture,
             sampler: TexIndex::Imm(0),
             dim,
-            lod: Lod::LodReg(level),
+            lod: level.map_or(Lod::Auto, Lod::LodReg),
             extra: None,
             mask: ((1u32 << results.len()) - 1) as u8,
             slot: 0,

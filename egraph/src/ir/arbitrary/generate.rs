@@ -205,10 +205,14 @@ impl State<'_, '_> {
             Kind::Load => {
                 let ty = self.numeric_ty();
                 let count = 1 + self.below(2) as u8;
-                let addr = if self.chance(70) {
+                let addr = if self.chance(60) {
                     Addr::Window(self.below(super::WINDOW as usize) as u8)
-                } else {
+                } else if self.chance(40) {
                     Addr::Gather(self.pick())
+                } else if self.chance(50) {
+                    Addr::Uniform(self.below(64) as u8)
+                } else {
+                    Addr::Strided(self.pick(), self.below(2) as u8)
                 };
                 Stmt::Load { ty, count, addr }
             }

@@ -309,11 +309,32 @@ impl Lowerer<'_> {
                 let shift = self.konst(Const::i32(shift));
                 (self.pure(PureOp::Ishl, &[unit, shift]), 0)
             }
+            Addr::Uniform(k) => {
+                // Words 0..64, rounded down to the alignment; the count stays inside.
+                let word = u32::from(k) % (INPUT_BYTES / 4 - 2);
+                (self.konst(Const::i32(0)), 4 * word / align * align)
+            }
+            Addr::Strided(p, k) if align == 4 => {
+                let x = self.resolve(Type::I32, p);
+                let m = self.konst(Const::u32(31));
+                let unit = self.pure(PureOp::Urem, &[x, m]);
+                let two = self.konst(Const::i32(2));
+                let pair = self.pure(PureOp::Imul, &[unit, two]);
+                let k = self.konst(Const::i32(i32::from(k % 2)));
+                let word = self.pure(PureOp::Iadd, &[pair, k]);
+                (self.pure(PureOp::Ishl, &[word, two]), 0)
+            }
+            Addr::Strided(..) => (
+                self.in_base
+                    .unwrap_or_else(|| unreachable!("the prelude sets in_base")),
+                0,
+            ),
         };
-        let access = MemAccess {
-            space: AddressSpace::Storage(INPUT),
-            offset,
+        let space = match addr {
+            Addr::Uniform(_) => AddressSpace::Uniform(super::UNIFORM),
+            _ => AddressSpace::Storage(INPUT),
         };
+        let access = MemAccess { space, offset };
         let types = vec![ty; count];
         for v in self
             .b

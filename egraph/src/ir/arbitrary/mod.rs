@@ -21,6 +21,8 @@
 //!   position an i32 value `x` selects: word `x % 63` (byte `8 * (x % 31)` for 8-byte scalars)
 //!   ("gathers"). Everything is little-endian; a 16-bit load reads the low-addressed half of a
 //!   word.
+//! - **Uniform**: uniform buffer [`UNIFORM`] = `(0, 3)`, the input's bytes again, read at
+//!   constant offsets ([`Addr::Uniform`]).
 //! - **Output**: storage buffer [`OUTPUT`] = `(0, 1)`, only written. Invocation `gid` owns the
 //!   [`OUTPUT_SLOTS`] slots of [`SLOT_BYTES`] bytes starting at byte `gid * INVOCATION_BYTES`
 //!   and writes nowhere else, so invocations never race. A store writes one or more
@@ -100,6 +102,8 @@ pub const INPUT: Binding = Binding { set: 0, binding: 0 };
 pub const INPUT_BYTES: u32 = 256;
 /// Number of 32-bit words in the load window.
 pub const WINDOW: u32 = 8;
+/// A uniform buffer holding the same bytes as the input ([`INPUT_BYTES`] of them).
+pub const UNIFORM: Binding = Binding { set: 0, binding: 3 };
 /// The output buffer's binding.
 pub const OUTPUT: Binding = Binding { set: 0, binding: 1 };
 /// Bytes per output slot (room for one i64 or two 32-bit scalars).
@@ -262,6 +266,12 @@ pub enum Addr {
     Window(u8),
     /// The word an i32 value selects (modulo the buffer's size).
     Gather(Pick),
+    /// Word `n % 64` of the [`UNIFORM`] buffer, at a constant offset (a push range).
+    Uniform(u8),
+    /// Word `2 * (x % 31) + n % 2` of the input, with the offset computed as
+    /// `(2 * (x % 31) + n % 2) << 2`: a dynamic root plus a constant, as array-of-structure
+    /// indexing produces (adjacent ones are vectorized).
+    Strided(Pick, u8),
 }
 
 /// How many times a loop runs.

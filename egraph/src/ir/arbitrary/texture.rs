@@ -57,6 +57,7 @@ pub fn sampler() -> Sampler {
 pub fn bind_resources(input: &InputBuffer, invocations: u32) -> Resources {
     let mut res = Resources::new();
     res.bind_storage(INPUT, input.bytes().to_vec());
+    res.bind_uniform(super::UNIFORM, input.bytes().to_vec());
     res.bind_storage(
         OUTPUT,
         vec![0; (invocations * super::INVOCATION_BYTES) as usize],

@@ -13,6 +13,7 @@
 //! | `BufferSize(set, binding)` | 32 | its size in bytes (`buffer_size`) |
 //! | `PushAddress` | 64 | device address of a copy of the push constants (dynamic offsets) |
 //! | `PushWord(k)` | 32 | push-constant bytes `4k .. 4k + 4`, little endian |
+//! | `BufferWord(set, binding, k)` | 32 | uniform-buffer bytes `4k .. 4k + 4` (a push range) |
 //! | `NumWorkgroups(axis)` | 32 | the dispatch's workgroup count on the axis |
 //! | `TextureSize(binding, axis)` | 32 | level-0 width, height, depth (axes 0..3) or layers (3) |
 //! | `TextureLevels(binding)` | 32 | mip level count |
@@ -25,6 +26,15 @@
 //!
 //! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
 //! dynamic offset loads from `PushAddress` with `device_load`.
+//!
+//! # Push ranges
+//! Likewise a uniform-buffer load at a constant offset reads `BufferWord` uniforms, which the
+//! runtime copies from the bound buffer before every dispatch or draw (bytes past the buffer's
+//! end read as zero); [`Abi::push_ranges`] lists them as contiguous ranges. Which words are
+//! preloaded, within the budget shared with the other contents, is decided in [`ranges`];
+//! loads at dynamic offsets, and bindings that do not fit, use `BufferAddress` and
+//! `device_load`. A binary therefore stays right when a uniform buffer's contents change
+//! between dispatches, as long as the runtime preloads at each one.
 //!
 //! # Constant pool
 //! A constant that fits no instruction's immediate field (the 8-bit integer or float
@@ -86,6 +96,11 @@ use agxc_egraph::ir::{
 
 use crate::error::BackendError;
 
+mod ranges;
+
+pub(crate) use ranges::constant_words;
+pub use ranges::{PushRange, UBO_UNIFORM_BUDGET};
+
 /// What a uniform register holds.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum UniformContent {
@@ -97,6 +112,8 @@ pub enum UniformContent {
     PushAddress,
     /// Push-constant word `k` (bytes `4k .. 4k + 4`).
     PushWord(u32),
+    /// Word `k` (bytes `4k .. 4k + 4`) of a uniform buffer: a push range.
+    BufferWord(Binding, u32),
     /// Workgroups in the dispatch on an axis.
     NumWorkgroups(u8),
     /// Level-0 extent of a texture on an axis (0 width, 1 height, 2 depth, 3 layers).
@@ -138,6 +155,9 @@ impl fmt::Display for UniformContent {
             UniformContent::PushAddress => f.write_str("address of the push constants"),
             UniformContent::PushWord(k) => {
                 write!(f, "push constant bytes {}..{}", 4 * k, 4 * k + 4)
+            }
+            UniformContent::BufferWord(b, k) => {
+                write!(f, "uniform buffer {b} bytes {}..{}", 4 * k, 4 * k + 4)
             }
             UniformContent::NumWorkgroups(a) => write!(f, "workgroups on axis {a}"),
             UniformContent::TextureSize(b, a) => write!(f, "extent {a} of texture {b}"),
@@ -231,13 +251,23 @@ impl Abi {
         let mut writes_depth = false;
         let mut push_end = 0u32;
         let mut push_dynamic = false;
+        let mut ubo = ranges::UboReads::default();
         let mut bad = None;
         func.for_each_inst(|_, inst| {
             let data = &func.insts[inst];
             let Op::Effect(effect) = data.op else { return };
             match effect {
                 EffectOp::Load(access) | EffectOp::Store(access) => match access.space {
-                    AddressSpace::Storage(b) | AddressSpace::Uniform(b) => {
+                    AddressSpace::Uniform(b) => {
+                        let types: Vec<Type> =
+                            data.results.iter().map(|&r| func.value_type(r)).collect();
+                        let words = data
+                            .args
+                            .first()
+                            .and_then(|&a| constant_words(func, a, access.offset, &types));
+                        ubo.record(b, words);
+                    }
+                    AddressSpace::Storage(b) => {
                         need.insert(UniformContent::BufferAddress(b));
                     }
                     AddressSpace::PushConstant => {
@@ -385,6 +415,9 @@ impl Abi {
             }
         }
 
+        let used = need.iter().map(|c| u32::from(c.words())).sum();
+        ubo.choose(used, &mut need);
+
         // 64-bit contents first so that every pair is even-aligned.
         let mut uniforms = Vec::new();
         let mut next: u32 = 0;
@@ -501,7 +534,7 @@ pub fn output_array(slot: OutputSlot) -> OutputSlot {
 }
 
 /// The value of `v` if a constant instruction defines it as an i32.
-fn const_i32(func: &Function, v: agxc_egraph::ir::Value) -> Option<i32> {
+pub(crate) fn const_i32(func: &Function, v: agxc_egraph::ir::Value) -> Option<i32> {
     match func.values[v].def {
         agxc_egraph::ir::ValueDef::Result(inst, 0) => match func.insts[inst].op {
             Op::Const(c) if c.ty() == agxc_egraph::ir::Type::I32 => Some(c.as_i64() as i32),
