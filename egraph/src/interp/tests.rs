@@ -43,6 +43,7 @@ fn output(func: &Function, input: &[u8]) -> Result<Vec<u8>, String> {
     let local = func.modes.local_size[0];
     let mut res = Resources::new();
     res.bind_storage(INPUT, input.to_vec())
+        .bind_uniform(crate::ir::arbitrary::UNIFORM, input.to_vec())
         .bind_storage(OUTPUT, vec![0; (INVOCATIONS * INVOCATION_BYTES) as usize]);
     run_compute(
         func,

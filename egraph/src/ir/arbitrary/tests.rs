@@ -264,6 +264,7 @@ fn generated_programs_run_in_the_interpreter_with_the_documented_buffers() {
         let mut output = vec![0u8; used + SLOT_BYTES as usize];
         output[used..].fill(0xa5);
         let mut res = Resources::new();
+        res.bind_uniform(UNIFORM, input.clone());
         res.bind_storage(INPUT, input);
         res.bind_storage(OUTPUT, output);
         if let Err(e) = run_compute(&func, &mut res, [groups, 1, 1], &Limits::default()) {
