@@ -12,7 +12,8 @@
 //! `simd_shuffle` (lane `(thread & ~3) | j`) and subtracted, as the interpreter defines them.
 
 use agxc_egraph::ir::{
-    Axis, Builtin, Const, DerivPrecision, InputSlot, Interp, OutputSlot, Stage, Type, Value,
+    Axis, Builtin, Const, DerivPrecision, EffectOp, InputSlot, Inst, Interp, Op, OutputSlot, Stage,
+    Type, Value,
 };
 
 use super::build::{HALF, ONE};
@@ -451,6 +452,35 @@ impl Isel<'_> {
             format: MemFormat::I32,
         });
         Ok(())
+    }
+
+    /// The fragment outputs at the start of `insts` that one `st_tile` can write: back-to-back
+    /// `output`s of consecutive components of one location, all stored from registers of one
+    /// class (`((location, component), value)` each; empty or one long when there is no run).
+    pub(super) fn fragment_output_run_at(&self, insts: &[Inst]) -> Vec<((u32, u8), Value)> {
+        let mut run: Vec<((u32, u8), Value)> = Vec::new();
+        if self.func.stage != Stage::Fragment {
+            return run;
+        }
+        for &inst in insts {
+            let data = &self.func.insts[inst];
+            let Op::Effect(EffectOp::Output(OutputSlot::Location {
+                location,
+                component,
+            })) = data.op
+            else {
+                break;
+            };
+            let v = data.args[0];
+            if let Some(&((l, c), first)) = run.last() {
+                let same_class = self.fragment_output_class(first) == self.fragment_output_class(v);
+                if l != location || component != c + 1 || component > 3 || !same_class {
+                    break;
+                }
+            }
+            run.push(((location, component), v));
+        }
+        run
     }
 
     /// The register class `v` is stored from by [`Isel::output`] in a fragment shader.
