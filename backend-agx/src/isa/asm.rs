@@ -11,6 +11,8 @@
 
 use std::fmt::{self, Display, Formatter};
 
+pub mod parse;
+
 use crate::isa::{
     float_imm_value, Cmp, Dst, FSrc, Instr, IntSrc, JumpTarget, Lod, MemBase, MemOffset, PReg, Src,
     TexIndex, TexOp, TgBase, TgOffset, UReg,

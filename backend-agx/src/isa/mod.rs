@@ -48,6 +48,7 @@ pub mod ops;
 pub mod reg;
 
 pub use access::{HintSlot, RegRef};
+pub use asm::parse::{assemble, AsmError};
 pub use asm::AsmReg;
 pub use encode::{
     encode, AssembleError, Assembled, Assembler, EncodeError, EncodeErrorKind, Encoded,
