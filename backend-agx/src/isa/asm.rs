@@ -1,4 +1,4 @@
-//! Assembly text of an instruction, in the disassembly syntax of ERRATA.md ("Disassembly
+//! Assembly text of an instruction, in the disassembly syntax of docs/g13.md ("Disassembly
 //! conventions") as the simulator's disassembler prints it, so that the two can be compared
 //! line for line: `fadd32 r0, r1.discard, r2.cache`, `mov_imm r0l, 5`, `pop_exec r0l, 1`,
 //! `jmp_exec_none +12`.

@@ -265,7 +265,7 @@ mod tests {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// The reference encodings of ERRATA.md ("Disassembly conventions"), seen with the
+    /// The reference encodings of docs/g13.md ("Disassembly conventions"), seen with the
     /// reverse-engineering community's tool: text to bytes.
     #[test]
     fn reference_encodings_assemble_to_their_bytes() {
