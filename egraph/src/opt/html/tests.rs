@@ -102,17 +102,14 @@ fn the_view_marks_the_extracted_node_and_its_rule() {
 }
 
 #[test]
-fn the_page_is_deterministic_and_untruncated() {
+fn the_page_is_deterministic_and_lists_every_enode() {
     let f = crate::opt::synth::shader_like(120, 7);
     let a = optimize(&f, &GenericTarget::new(), &html_options()).unwrap();
     let b = optimize(&f, &GenericTarget::new(), &html_options()).unwrap();
     let (pa, pb) = (a.dumps.html.unwrap(), b.dumps.html.unwrap());
     assert!(pa == pb, "two runs give the same page");
-    assert!(
-        a.report.nodes > crate::opt::dump::DOT_NODE_LIMIT,
-        "{}",
-        a.report.nodes
-    );
+    // (The command-line test draws the corpus's largest e-graph, past the DOT dump's limit.)
+    assert!(a.report.nodes > 50, "{}", a.report.nodes);
     let data_start = pa.find("<script id=\"egraph-data\"").unwrap();
     assert_eq!(pa[data_start..].matches("{\"l\":").count(), a.report.nodes);
 }
