@@ -30,6 +30,9 @@ pub struct DumpRequest {
     pub egraph_dot: bool,
     /// The same rendered to SVG by Graphviz's `dot` (an error note when it is not installed).
     pub egraph_svg: bool,
+    /// The saturated e-graph as an interactive HTML page (every e-class, extracted e-nodes
+    /// marked, costs, the rules that merged each class, the optimizer's report).
+    pub egraph_html: bool,
     /// The machine code after each backend pass.
     pub backend_passes: bool,
     /// The IR after each control-flow pass of the optimizer (`agxc_egraph::passes`).
@@ -128,6 +131,8 @@ pub struct Optimized {
     pub egraph_svg: Option<Result<String, String>>,
     /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
     pub ir_passes: Vec<(String, String)>,
+    /// The e-graph viewer's HTML page, when asked for.
+    pub egraph_html: Option<String>,
 }
 
 /// Lifts a shader and optimizes it at `-O2`, stopping before the backend (so IR dumps work for
@@ -137,8 +142,9 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
     let (source_kind, ir) = lift(source, opts)?;
     info!(kind = %source_kind, insts = ir.inst_count(), elapsed = ?start.elapsed(), "lifted");
 
-    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes) = match opts.opt_level {
-        OptLevel::O0 => (None, None, None, None, Vec::new()),
+    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes, egraph_html) = match opts.opt_level
+    {
+        OptLevel::O0 => (None, None, None, None, Vec::new(), None),
         OptLevel::O2 => {
             let target = G13Target::new();
             let optimized = opt::optimize(
@@ -149,6 +155,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
                     dump: DumpOptions {
                         dot: opts.dumps.egraph_dot,
                         svg: opts.dumps.egraph_svg,
+                        html: opts.dumps.egraph_html,
                         passes: opts.dumps.ir_passes,
                         ..DumpOptions::default()
                     },
@@ -163,6 +170,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
                 optimized.dumps.dot,
                 svg,
                 optimized.dumps.passes,
+                optimized.dumps.html,
             )
         }
     };
@@ -174,6 +182,7 @@ pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
         egraph_dot,
         egraph_svg,
         ir_passes,
+        egraph_html,
     })
 }
 
@@ -188,6 +197,7 @@ pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
         egraph_dot,
         egraph_svg,
         ir_passes,
+        ..
     } = optimize(source, opts)?;
     let to_compile = ir_opt.as_ref().unwrap_or(&ir);
     let mut backend = opts.backend.clone();

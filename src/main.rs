@@ -25,6 +25,7 @@ fn main() -> std::process::ExitCode {
         Command::Compile(args) => run::compile_cmd(args),
         Command::Run(args) => run::run_cmd(args),
         Command::Disasm { bin } => run::disasm_cmd(bin),
+        Command::Asm { source, output } => cli::asm::asm_cmd(source, output.as_deref()),
         Command::Amber { scripts, opt } => run::amber_cmd(scripts, opt),
     };
     match result {

@@ -1,4 +1,4 @@
-//! Structured control flow to execution-mask stack code (ERRATA.md, "Execution-mask stack").
+//! Structured control flow to execution-mask stack code (docs/g13.md, "Execution-mask stack").
 //!
 //! `r0l` counts, per thread, the pops that will reactivate it (0 = active); it is set to 0 at
 //! the start. The idioms:

@@ -1,4 +1,4 @@
-//! Register-cache hints (ERRATA.md, "Register cache hints"), set after register allocation
+//! Register-cache hints (docs/g13.md, "Register cache hints"), set after register allocation
 //! while the structured pseudo-instructions still show where control flow may diverge.
 //!
 //! The rule, a production compiler's:

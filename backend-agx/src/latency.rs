@@ -1,6 +1,6 @@
 //! The latency model the backend schedules and estimates with.
 //!
-//! Arithmetic latencies and issue intervals are ERRATA.md's table ("Latency model"). For the
+//! Arithmetic latencies and issue intervals are docs/g13.md's table ("Latency model"). For the
 //! instructions the table does not list, the backend assumes what the simulator's timing
 //! model (`agxc_runtime_sim::timing`) documents, so that estimates and simulated cycles agree:
 //! moves, bit operations, `get_sr` and selects like `iadd` (2/1); `convert` and derivatives

@@ -111,7 +111,7 @@ pub struct Metadata {
     pub stage: Stage,
     /// 16-bit registers used: halves `0 .. gpr_halves`.
     pub gpr_halves: u32,
-    /// Threads per core at this register count (ERRATA.md's table).
+    /// Threads per core at this register count (docs/g13.md's table).
     pub threads_per_core: u32,
     /// Stack bytes per thread (spilling).
     pub stack_bytes: u32,

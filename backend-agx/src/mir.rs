@@ -22,7 +22,7 @@
 //! # Structured pseudo-instructions
 //! [`MInst::If`] .. [`MInst::EndIf`], [`MInst::Loop`] .. [`MInst::EndLoop`], [`MInst::Break`],
 //! [`MInst::Continue`] and [`MInst::Exit`] mirror the IR's structure; `cflow` lowers them to the
-//! execution-mask stack idioms of ERRATA.md once registers are allocated (they use `r0l`, a
+//! execution-mask stack idioms of docs/g13.md once registers are allocated (they use `r0l`, a
 //! physical register, and their cost decides where `jmp_exec_none` pays off).
 
 use std::fmt;

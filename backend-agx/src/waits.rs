@@ -1,4 +1,4 @@
-//! Wait insertion (ERRATA.md, "wait"): device loads, device atomics and texture instructions
+//! Wait insertion (docs/g13.md, "wait"): device loads, device atomics and texture instructions
 //! complete asynchronously on one of two wait slots, and their destination registers may be
 //! touched only after `wait <slot>`.
 //!

@@ -6,7 +6,7 @@
 //! `a == b`; the selected values include a NaN with a payload and -0, which must come through
 //! unchanged.
 //!
-//! The G13 flushes f32 denormal operands of a float comparison to zero (ERRATA.md, "Floating
+//! The G13 flushes f32 denormal operands of a float comparison to zero (docs/g13.md, "Floating
 //! point"), so where the compared type is f32 the simulator is compared with the interpreter
 //! run on inputs whose compared operands had their denormals flushed (the selected values are
 //! moved as bits and stay as they are). Separately, the optimized IR (with the G13 operations,

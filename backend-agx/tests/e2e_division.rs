@@ -1,9 +1,9 @@
 //! f32 division's special values, bit for bit: the G13 has no divide, so `a / b` is
-//! `q = a * rcp(b)` refined by one residual step (ERRATA.md); the step's fused sums must not
+//! `q = a * rcp(b)` refined by one residual step (docs/g13.md); the step's fused sums must not
 //! lose what IEEE 754 division gives exactly: the sign of a zero quotient, infinities and NaN.
 //!
 //! Expected values come from Rust's own `f32` division, with the G13's flush of f32 denormals
-//! applied to the operands (ERRATA.md, "Float behaviour"); none of the quotients here is a
+//! applied to the operands (docs/g13.md, "Float behaviour"); none of the quotients here is a
 //! denormal or needs rounding, so they are exact at every level.
 
 mod common;

@@ -5,7 +5,7 @@
 //! constant, which exercises immediates, `mov_imm` and the constant-folded paths.
 //!
 //! Tolerances (f32 unless stated; f16 results get 1 f16 ULP more for the double rounding of
-//! fp32 instructions with 16-bit destinations, ERRATA.md):
+//! fp32 instructions with 16-bit destinations, docs/g13.md):
 //! - exact: add, sub, mul, fma, neg, abs, sat, rounding, fract, comparisons, conversions,
 //!   integer operations;
 //! - `rcp`, `rsqrt`, `exp2`, `log2`: 1 ULP; `sqrt` (x * rsqrt_special(x)): 2 ULP;

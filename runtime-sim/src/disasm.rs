@@ -1,5 +1,5 @@
 //! The disassembler: [`Decoded`] instructions to text in the reverse-engineering community's
-//! syntax (ERRATA.md, "Disassembly conventions"): `fadd32 r0, r1.discard, r2.cache`,
+//! syntax (docs/g13.md, "Disassembly conventions"): `fadd32 r0, r1.discard, r2.cache`,
 //! `mov_imm r0, 0x12345678`, `pop_exec r0l, 1`, `jmp_exec_none +12`.
 //!
 //! Operand syntax:

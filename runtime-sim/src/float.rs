@@ -1,5 +1,5 @@
 //! Floating-point rules of the G13 as the simulator implements them (ISA document, "FloatSrc",
-//! "FloatDst", "decode_float_immediate"; ERRATA.md, "Floating point"):
+//! "FloatDst", "decode_float_immediate"; docs/g13.md, "Floating point"):
 //!
 //! - fp32 sources and results flush denormals to zero (the sign is kept); fp16 keeps denormals.
 //! - Results round to nearest even. A NaN result is the default NaN (`0x7FC00000`, `0x7E00`).
@@ -85,7 +85,7 @@ pub fn finish32(x: f32, sat: bool) -> u32 {
 }
 
 /// Finishes an fp32 result already rounded to f32 for a 16-bit destination: the second rounding
-/// of ERRATA.md's double rounding.
+/// of docs/g13.md's double rounding.
 #[inline]
 pub fn finish32_to_16(x: f32, sat: bool) -> u16 {
     let x = if sat { saturate(x) } else { x };
@@ -199,7 +199,7 @@ pub fn fma_round_to_odd(a: f64, b: f64, c: f64) -> f64 {
     round_to_odd(hi, lo)
 }
 
-/// `sin_pt_1` (ERRATA.md model): folds `q` in [0, 4) into y in [-1, 1].
+/// `sin_pt_1` (docs/g13.md model): folds `q` in [0, 4) into y in [-1, 1].
 pub fn sin_pt_1(q: f64) -> f64 {
     if q < 1.0 {
         q
@@ -210,7 +210,7 @@ pub fn sin_pt_1(q: f64) -> f64 {
     }
 }
 
-/// `sin_pt_2` (ERRATA.md model): `sin(pi*y/2) / y`, `pi/2` at `y = 0`.
+/// `sin_pt_2` (docs/g13.md model): `sin(pi*y/2) / y`, `pi/2` at `y = 0`.
 pub fn sin_pt_2(y: f64) -> f64 {
     if y == 0.0 {
         std::f64::consts::FRAC_PI_2
@@ -220,7 +220,7 @@ pub fn sin_pt_2(y: f64) -> f64 {
 }
 
 /// `rsqrt_special`: `1/sqrt(x)` for positive finite `x`, but 0 for ±0 and +inf for +inf, so that
-/// `x * rsqrt_special(x)` is `sqrt(x)` at the special values too (ERRATA.md: `sqrt(x)` is
+/// `x * rsqrt_special(x)` is `sqrt(x)` at the special values too (docs/g13.md: `sqrt(x)` is
 /// computed as `x * rsqrt_special(x)`). Negative inputs give NaN.
 pub fn rsqrt_special(x: f64) -> f64 {
     if x == 0.0 {

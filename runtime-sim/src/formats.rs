@@ -1,5 +1,5 @@
 //! Memory element formats: how a load turns memory bytes into a register value and a store
-//! turns a register value into bytes (ISA document, `device_load`; ERRATA.md,
+//! turns a register value into bytes (ISA document, `device_load`; docs/g13.md,
 //! "device_load / device_store").
 //!
 //! - `i8`, `i16`, `i32`: raw integers, zero-extended on load, truncated on store.

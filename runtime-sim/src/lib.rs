@@ -5,7 +5,7 @@
 //! The agxc compiler's backend emits G13 binaries; this crate is how every compile is checked
 //! without the hardware. It depends on no other agxc crate and never sees the backend's data
 //! structures: it reads bytes. It implements the ISA document `seeds/001_9be1231add6061e8.txt`
-//! with the corrections of `seeds/ERRATA.md`, and reports generated code that is wrong in ways
+//! with the corrections of `docs/g13.md`, and reports generated code that is wrong in ways
 //! a quick test would miss: a read of a register after a `discard` cache hint, a `discard` hint
 //! under a partial execution mask, a read or write of a register whose load was not waited for.
 //!
@@ -65,7 +65,7 @@
 //!   document's pseudocode exactly, through `r0l`, for every thread that exists.
 //! - Floats (see [`float`]): fp32 flushes denormals, fp16 keeps them, round to nearest even,
 //!   default NaNs, saturate, and two roundings for fp32 operations with 16-bit destinations.
-//!   ERRATA.md's float condition codes: 5 is `>=`, 6 is `<=`.
+//!   docs/g13.md's float condition codes: 5 is `>=`, 6 is `<=`.
 //! - Loads (`device_load`, `texture_*`) write their registers at issue and mark them pending on
 //!   their wait slot until `wait slot`; touching a pending register is an error.
 //! - The register-cache model: cache and discard hints are counted; a discard hint poisons the
@@ -103,9 +103,9 @@
 //!   discard (`sample_mask` clearing its coverage) keeps the clear colour.
 //!
 //! # Behaviour this simulator defines
-//! The document leaves these `TODO()` or undefined; ERRATA.md settles some, the rest are defined
+//! The document leaves these `TODO()` or undefined; docs/g13.md settles some, the rest are defined
 //! here (and in the module docs named):
-//! - `convert`: ERRATA.md's modes and rounding bit; float-to-integer clamps and maps NaN to 0;
+//! - `convert`: docs/g13.md's modes and rounding bit; float-to-integer clamps and maps NaN to 0;
 //!   an immediate source of a float-to-integer mode is the 8-bit float immediate (`exec`).
 //! - `dfdx`/`dfdy`: fine derivatives across the quad (`exec::float`).
 //! - `icmp_quad_ballot`/`fcmp_quad_ballot`: the quad's 4-bit mask; `simd_shuffle_down`:
@@ -115,7 +115,7 @@
 //!   writes the return address to `r1`; `jmp_incomplete` never jumps; `trap` is an error;
 //!   `stop` ends the whole SIMD-group whatever the execution mask (an early return of some
 //!   threads must be done with the execution mask).
-//! - `device_load`/`device_store`: formats, masks, shifts, alignment as ERRATA.md; a zero mask
+//! - `device_load`/`device_store`: formats, masks, shifts, alignment as docs/g13.md; a zero mask
 //!   (the short forms) is rejected; `f16` into 32-bit registers converts (`formats`).
 //! - `uniform_store`, `stack_*`, `threadgroup_*`, `ld_var`, `ld_tile`/`st_tile`: operand
 //!   meanings in `decode::memory`, behaviour in `exec::memory` and `exec::fragment`.
@@ -146,9 +146,9 @@
 //! Other numbers are an execution error.
 //!
 //! # Timing and occupancy
-//! [`timing`] has the model: ERRATA.md's latencies and issue intervals, in-order issue with
+//! [`timing`] has the model: docs/g13.md's latencies and issue intervals, in-order issue with
 //! register dependencies, loads completing at `wait`, barriers; cycles are counted per
-//! SIMD-group. Occupancy comes from ERRATA.md's table of threads per core by 16-bit registers
+//! SIMD-group. Occupancy comes from docs/g13.md's table of threads per core by 16-bit registers
 //! used.
 //!
 //! # Engines and threads

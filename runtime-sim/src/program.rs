@@ -88,7 +88,7 @@ impl InstMeta {
 pub struct Occupancy {
     /// 16-bit registers used.
     pub gpr_halves: u32,
-    /// Threads in flight per core (ERRATA.md's table).
+    /// Threads in flight per core (docs/g13.md's table).
     pub threads_per_core: u32,
 }
 

@@ -1,7 +1,7 @@
 //! The timing model: instruction classes, a latency and issue interval per class, an in-order
 //! issue model that counts cycles per SIMD-group, and occupancy from registers used.
 //!
-//! Latencies and issue intervals of the arithmetic classes are ERRATA.md's table ("Latency model",
+//! Latencies and issue intervals of the arithmetic classes: docs/g13.md's table ("Latency model",
 //! a production compiler's, in cycles: latency / throughput):
 //!
 //! | class | latency | interval |
@@ -302,7 +302,7 @@ pub fn regs32(reg: Reg, out: &mut Vec<u8>) {
     }
 }
 
-/// Threads in flight per core for a program using `halves` 16-bit registers (ERRATA.md,
+/// Threads in flight per core for a program using `halves` 16-bit registers (docs/g13.md,
 /// "Registers and occupancy"); `None` above 256.
 pub fn threads_per_core(halves: u32) -> Option<u32> {
     const TABLE: [(u32, u32); 10] = [

@@ -2,6 +2,7 @@
 //! subcommands, SHADER a SPIR-V binary or TGSI (or agxc IR) text told apart by content, errors as
 //! one line on stderr with a non-zero exit status, progress through `RUST_LOG`.
 
+pub mod asm;
 pub mod resources;
 pub mod run;
 pub mod sim_args;
@@ -32,6 +33,15 @@ pub enum Command {
         /// The binary.
         bin: PathBuf,
     },
+    /// Assemble G13 assembly (the syntax `disasm` prints; labels or byte offsets for jumps)
+    /// into raw machine code.
+    Asm {
+        /// The assembly source.
+        source: PathBuf,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
     /// Run AmberScript test scripts through the compiler and the simulator: PASS/FAIL per file.
     Amber {
         /// The scripts.
@@ -60,6 +70,9 @@ pub enum Emit {
     EgraphDot,
     /// The saturated e-graph as SVG (needs Graphviz's `dot`).
     EgraphSvg,
+    /// The saturated e-graph as one self-contained interactive HTML page: every e-class, the
+    /// extracted e-nodes marked, pan, zoom, search, costs and the rules behind each class.
+    EgraphHtml,
     /// Optimizer and code statistics: instructions, cycles, registers, occupancy, spills.
     Report,
 }

@@ -34,6 +34,14 @@ pub enum CliError {
     /// Writing output failed.
     #[error("writing output: {0}")]
     Io(#[from] std::io::Error),
+    /// An assembly source has an error.
+    #[error("{}:{}:{}: {}", path.display(), error.line, error.column, error.message)]
+    Assemble {
+        /// The source.
+        path: PathBuf,
+        /// Where and what.
+        error: agxc::backend_agx::isa::AsmError,
+    },
     /// A binary does not decode.
     #[error("{path}: {reason}")]
     Decode {
@@ -44,7 +52,7 @@ pub enum CliError {
     },
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(super) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| {
         CliError::Resource(ResourceError::Io {
             path: path.to_path_buf(),
@@ -81,6 +89,7 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
     let mut opts = options(&args.shader, SourceKind::detect(&source), false);
     opts.dumps.egraph_dot = args.emit == Emit::EgraphDot;
     opts.dumps.egraph_svg = args.emit == Emit::EgraphSvg;
+    opts.dumps.egraph_html = args.emit == Emit::EgraphHtml;
     opts.dumps.ir_passes = args.emit == Emit::IrPasses;
     let failed = |source| CliError::Compile {
         path: args.shader.shader.clone(),
@@ -93,7 +102,7 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
             .1
             .to_string()
             .into_bytes(),
-        Emit::IrOpt | Emit::IrPasses | Emit::EgraphDot | Emit::EgraphSvg => {
+        Emit::IrOpt | Emit::IrPasses | Emit::EgraphDot | Emit::EgraphSvg | Emit::EgraphHtml => {
             let optimized = agxc::optimize(&source, &opts).map_err(failed)?;
             match args.emit {
                 Emit::IrOpt => optimized
@@ -112,6 +121,10 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
                     text.into_bytes()
                 }
                 Emit::EgraphDot => optimized.egraph_dot.ok_or_else(not_optimized)?.into_bytes(),
+                Emit::EgraphHtml => optimized
+                    .egraph_html
+                    .ok_or_else(not_optimized)?
+                    .into_bytes(),
                 _ => match optimized.egraph_svg.ok_or_else(not_optimized)? {
                     Ok(svg) => svg.into_bytes(),
                     Err(e) => return Err(CliError::Usage(format!("no SVG: {e}"))),

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod amber;
+mod asm;
+mod egraph_html;
 mod inputs;
 mod limits;
 

@@ -35,7 +35,7 @@ fn backend_at_o2_matches_the_interpreter() {
 
 /// `fmax(+0, -0)` is `+0` in the IR (`-0` orders below `+0`; `ir/eval/float.rs`), in f32 and
 /// f16: the shrunk form of the first counterexamples property (2) found (the backend's
-/// `fcmpsel` modes did not order signed zeros; ERRATA.md: modes 3 and 7 are wrong for them).
+/// `fcmpsel` modes did not order signed zeros; docs/g13.md: modes 3 and 7 are wrong for them).
 #[test]
 fn fmax_orders_negative_zero_below_positive_zero() {
     use agxc_egraph::ir::arbitrary::{Addr, InputBuffer, Pick, Recipe, Stmt};

@@ -1,4 +1,4 @@
-//! Assembly text of an instruction, in the disassembly syntax of ERRATA.md ("Disassembly
+//! Assembly text of an instruction, in the disassembly syntax of docs/g13.md ("Disassembly
 //! conventions") as the simulator's disassembler prints it, so that the two can be compared
 //! line for line: `fadd32 r0, r1.discard, r2.cache`, `mov_imm r0l, 5`, `pop_exec r0l, 1`,
 //! `jmp_exec_none +12`.
@@ -10,6 +10,8 @@
 //! in binary (`0b0011`). A jump whose target is still a label prints the label (`L3`).
 
 use std::fmt::{self, Display, Formatter};
+
+pub mod parse;
 
 use crate::isa::{
     float_imm_value, Cmp, Dst, FSrc, Instr, IntSrc, JumpTarget, Lod, MemBase, MemOffset, PReg, Src,

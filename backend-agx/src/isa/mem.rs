@@ -1,7 +1,7 @@
 //! Operands of the memory, fragment I/O and texture instructions. The document leaves most of
 //! them `TODO()`; these follow the definitions of the simulator (`agxc-runtime-sim`,
 //! `decode::memory` and `decode::texture` module docs), which take them from Mesa's AGX packer
-//! and ERRATA.md.
+//! and docs/g13.md.
 
 /// Memory element formats (Mesa's `enum agx_format`; the simulator's `MemFormat`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,7 +67,7 @@ impl MemFormat {
     }
 
     /// Whether the format packs several components in one 32-bit word (rgb10a2, rg11b10f,
-    /// rgb9e5): those ignore the mask and shift and always move 4 or 3 registers (ERRATA.md,
+    /// rgb9e5): those ignore the mask and shift and always move 4 or 3 registers (docs/g13.md,
     /// "device_load / device_store").
     pub const fn is_bit_packed(self) -> bool {
         matches!(
@@ -125,7 +125,7 @@ impl<R> MemOffset<R> {
 }
 
 /// A `device_load` or `device_store`: `data` moves to or from
-/// `base + (offset << (log2(element size) + shift))` (ERRATA.md, "device_load / device_store").
+/// `base + (offset << (log2(element size) + shift))` (docs/g13.md, "device_load / device_store").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DeviceAccess<R> {
     /// The registers loaded or stored: a run of 16- or 32-bit registers, one per set bit of
@@ -266,7 +266,7 @@ impl TexDim {
     }
 }
 
-/// How a texture instruction picks its level of detail (ERRATA.md, "texture_sample /
+/// How a texture instruction picks its level of detail (docs/g13.md, "texture_sample /
 /// texture_load": the 4-bit mode at bit 52). Uniform operands are 32-bit uniforms by index
 /// (0..=127); register operands are runs of 32-bit registers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -418,7 +418,7 @@ pub struct TexOp<R> {
     /// Coordinates then array layer: [`TexDim::coord_count`] 32-bit registers (float for
     /// sampling, integer for loads).
     pub coords: R,
-    /// Last-use (discard) hint on the coordinate registers (ERRATA.md: bit 22); there is no
+    /// Last-use (discard) hint on the coordinate registers (docs/g13.md: bit 22); there is no
     /// cache hint here.
     pub coords_discard: bool,
     /// Texture slot.

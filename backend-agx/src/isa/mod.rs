@@ -14,7 +14,7 @@
 //! - [`encode()`] ([`encode`]): bytes of one `Instr<PReg>`, the short form when every field fits
 //!   in it, or an [`EncodeError`] naming the instruction and operand that cannot be encoded.
 //!   [`Assembler`] lays out a sequence with symbolic [`Label`]s and patches jump offsets.
-//! - [`asm`]: `Display` in the disassembly syntax of ERRATA.md ("Disassembly conventions"),
+//! - [`asm`]: `Display` in the disassembly syntax of docs/g13.md ("Disassembly conventions"),
 //!   identical to what the simulator's disassembler prints for the same bytes.
 //!
 //! ```
@@ -28,13 +28,13 @@
 //!     b: FSrc::reg(PReg::r32(2)),
 //! };
 //! assert_eq!(add.to_string(), "fadd32 r0, r1, r2");
-//! // ERRATA.md's reference encoding of this instruction.
+//! // docs/g13.md's reference encoding of this instruction.
 //! assert_eq!(encode(&add)?.as_bytes(), [0x2a, 0x81, 0x42, 0x42, 0x24, 0x00]);
 //! # Ok::<(), agxc_backend_agx::isa::EncodeError>(())
 //! ```
 //!
 //! The bit layouts come from `seeds/001_9be1231add6061e8.txt` (section "Instructions") and
-//! ERRATA.md; where the document says `TODO()` (memory, texture, fragment I/O operands, special
+//! docs/g13.md; where the document says `TODO()` (memory, texture, fragment I/O operands, special
 //! register numbers, `convert` modes) they follow the definitions of the simulator
 //! (`agxc-runtime-sim`), so that the independent decoder there checks this encoder.
 
@@ -48,6 +48,7 @@ pub mod ops;
 pub mod reg;
 
 pub use access::{HintSlot, RegRef};
+pub use asm::parse::{assemble, AsmError};
 pub use asm::AsmReg;
 pub use encode::{
     encode, AssembleError, Assembled, Assembler, EncodeError, EncodeErrorKind, Encoded,

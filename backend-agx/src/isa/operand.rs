@@ -235,7 +235,7 @@ impl ICond {
     }
 }
 
-/// A float comparison (document, `FCondition`, with ERRATA.md's correction: code 5 is
+/// A float comparison (document, `FCondition`, with docs/g13.md's correction: code 5 is
 /// greater-or-equal and code 6 is less-or-equal; the document has them swapped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FCond {
@@ -361,7 +361,7 @@ impl fmt::Display for Label {
 pub enum JumpTarget {
     /// A label, resolved by the assembler.
     Label(Label),
-    /// A signed byte offset relative to the jump's own address (ERRATA.md,
+    /// A signed byte offset relative to the jump's own address (docs/g13.md,
     /// "Execution-mask stack").
     Offset(i32),
 }

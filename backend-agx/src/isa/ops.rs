@@ -6,7 +6,7 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Precision {
     /// fp32 operation: 16- or 32-bit sources and destination; fp32 sources flush denormals,
-    /// and a 16-bit destination rounds twice (ERRATA.md, "Corrections").
+    /// and a 16-bit destination rounds twice (docs/g13.md, "Corrections").
     F32,
     /// fp16 operation: 16-bit sources and destination only.
     F16,
@@ -22,7 +22,7 @@ impl Precision {
     }
 }
 
-/// `convert` modes (ERRATA.md, "convert"; the document says `TODO()`).
+/// `convert` modes (docs/g13.md, "convert"; the document says `TODO()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConvertMode {
     /// u8 to float, mode 0.
@@ -95,7 +95,7 @@ impl ConvertMode {
     }
 }
 
-/// Rounding of `convert` (ERRATA.md, "convert": bit 26).
+/// Rounding of `convert` (docs/g13.md, "convert": bit 26).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Round {
     /// Toward zero (float to int).

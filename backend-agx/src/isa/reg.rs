@@ -234,7 +234,7 @@ impl fmt::Display for UReg {
     }
 }
 
-/// The register-cache hint on a source register (document, "Register Cache"; ERRATA.md,
+/// The register-cache hint on a source register (document, "Register Cache"; docs/g13.md,
 /// "Register cache hints": type-field low bits 1 = none, 2 = cache, 3 = discard).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Hint {

@@ -4,7 +4,7 @@
 //! - `uext`/`sext`: `iadd dst, src(.sx), 0` into the wider register.
 //! - `fcvt`: the float move `fadd32 dst, src, -0.0` (an fp32 operation reads f16 sources
 //!   exactly and rounds f16 destinations once, as the IR does).
-//! - `f2u`/`f2s`/`u2f`/`s2f`: `convert` with ERRATA.md's modes, float to integer rounding
+//! - `f2u`/`f2s`/`u2f`/`s2f`: `convert` with docs/g13.md's modes, float to integer rounding
 //!   toward zero (clamping, NaN to 0: the IR's saturating semantics), integer to float to
 //!   nearest even, the destination's width choosing f16 or f32.
 //!

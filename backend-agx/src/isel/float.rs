@@ -4,17 +4,17 @@
 //!   negating its second source; `fneg`/`fabs` become modifiers of their users (and a float
 //!   move where a register is needed); `fsat` sets the `.sat` flag of its operand's instruction
 //!   when that is its only use.
-//! - `fmin`/`fmax`: `fcmpsel` with the "NaN loses" conditions, which ERRATA.md says pick the
+//! - `fmin`/`fmax`: `fcmpsel` with the "NaN loses" conditions, which docs/g13.md says pick the
 //!   wrong zero of `±0`; where both operands may be zero, a second `fcmpsel` on equality
 //!   takes the bitwise OR (min) or AND (max) of the operands instead, which orders -0 below
 //!   +0 as the IR does.
 //! - `floor`/`ceil`/`ftrunc`/`fround_even`/`rsqrt`/`exp2`/`log2`: the one-source family;
-//!   `fract = x - floor(x)`; `sqrt = x * rsqrt_special(x)` (ERRATA.md).
-//! - `rcp`: `rcp` plus ERRATA.md's Newton-Raphson step `r = fma(fma(-x, u, 1), u, u)`, keeping
+//!   `fract = x - floor(x)`; `sqrt = x * rsqrt_special(x)` (docs/g13.md).
+//! - `rcp`: `rcp` plus docs/g13.md's Newton-Raphson step `r = fma(fma(-x, u, 1), u, u)`, keeping
 //!   `u` where the step gives NaN (x = 0 or inf, where `u` is already exact).
 //! - `fdiv a, b`: `q = a * rcp'(b)` then one residual correction `q + fma(-b, q, a) * rcp'(b)`,
 //!   again keeping the uncorrected value where the correction gives NaN (q infinite, b = 0).
-//! - `sin`/`cos`: ERRATA.md's reduction `q = 4 * fract(x / 2pi [+ 1/4])`, then
+//! - `sin`/`cos`: docs/g13.md's reduction `q = 4 * fract(x / 2pi [+ 1/4])`, then
 //!   `sin_pt_1(q) * sin_pt_2(sin_pt_1(q))`.
 //! - `pow(a, b) = exp2(b * log2(a))`.
 //! - Comparisons: a `bool` register from `fcmpsel`, and a [`CondForm`] for fusing. Ordered
@@ -95,7 +95,7 @@ impl Isel<'_> {
                 let (a, b) = (self.fsrc(args[0]), self.fsrc(args[1]));
                 let (x, y) = (self.sel_src(args[0]), self.sel_src(args[1]));
                 self.fcmpsel(pick, cond, a, b, x, y);
-                // The NaN-losing compare keeps the second of two equal zeros (ERRATA.md); the
+                // The NaN-losing compare keeps the second of two equal zeros (docs/g13.md); the
                 // IR orders -0 below +0. Equal operands differ at most in the sign of zero,
                 // so their bitwise OR (min) or AND (max) is the right one.
                 // The compare already picks right when a constant operand is not a zero, or
@@ -229,7 +229,7 @@ impl Isel<'_> {
         self.set(r, dst);
     }
 
-    /// `1 / x` with ERRATA.md's Newton-Raphson step.
+    /// `1 / x` with docs/g13.md's Newton-Raphson step.
     fn reciprocal(&mut self, x: FSrc<VReg>, ty: Type) -> VReg {
         let class = class_of(ty);
         if ty == Type::F16 {
@@ -318,7 +318,7 @@ impl Isel<'_> {
         dst
     }
 
-    /// `sin(x)` or `cos(x)` through the sine unit (ERRATA.md, "sin_pt_1 / sin_pt_2").
+    /// `sin(x)` or `cos(x)` through the sine unit (docs/g13.md, "sin_pt_1 / sin_pt_2").
     fn sine(&mut self, x: FSrc<VReg>, cos: bool, ty: Type) -> VReg {
         let scale = self.imm_reg(RegClass::R32, u64::from(INV_TWO_PI.to_bits()));
         let turns = self.m.new_group(RegClass::R32);
@@ -360,7 +360,7 @@ impl Isel<'_> {
         use PureOp::*;
         let bits = self.func.value_type(a).bits();
         let (fa, fb) = (self.fsrc(a), self.fsrc(b));
-        // (condition, invert) for the comparisons one condition code expresses; ERRATA.md's
+        // (condition, invert) for the comparisons one condition code expresses; docs/g13.md's
         // corrected codes: Ge is 5 and Le 6 (the `FCond` names carry the meaning).
         let single = match p {
             Feq => Some((FCond::Eq, false)),

@@ -6,7 +6,7 @@
 //! views of the run's register group, so a `vec4` load needs no copies; stored values are
 //! copied into a contiguous group unless a single register already is one.
 //!
-//! Addresses (ERRATA.md, "device_load / device_store"): the base is the buffer's 64-bit
+//! Addresses (docs/g13.md, "device_load / device_store"): the base is the buffer's 64-bit
 //! address in a uniform pair (see [`crate::abi`]) and the offset an element index, so the IR's
 //! byte offset is divided by the element size: a constant offset becomes the signed 16-bit
 //! immediate; `x * size` (or `x << log2(size)`, or the double/quadruple through the shift

@@ -1,6 +1,6 @@
 //! Texture sampling, texel fetches and size queries.
 //!
-//! `sample` becomes `texture_sample` with the LOD mode of ERRATA.md ("texture_sample /
+//! `sample` becomes `texture_sample` with the LOD mode of docs/g13.md ("texture_sample /
 //! texture_load"):
 //!
 //! | IR | G13 LOD mode | registers |
@@ -20,7 +20,7 @@
 //! Coordinates (and the array layer) go to consecutive 32-bit registers as f32; projective
 //! samples divide the coordinates and the depth reference by `q` first. The depth reference
 //! and constant texel offsets (packed 4 bits per axis) go to the extra registers. Cube maps
-//! keep gradient mode (the simulator implements cube gradients as Vulkan specifies; ERRATA.md
+//! keep gradient mode (the simulator implements cube gradients as Vulkan specifies; docs/g13.md
 //! warns that real hardware needs them lowered to an explicit LOD, which the optimizer's
 //! `txd-cube-to-txl` rule does at -O2). 3D array textures do not exist on the G13.
 //!

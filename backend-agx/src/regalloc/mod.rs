@@ -13,7 +13,7 @@
 //! - when the registers run out (256 halves, or the limit the options set), intervals are
 //!   spilled to the stack ([`spill`]) and allocation starts again, until everything fits.
 //!
-//! The result reports the halves used, which decides occupancy (ERRATA.md's table, see
+//! The result reports the halves used, which decides occupancy (docs/g13.md's table, see
 //! [`occupancy`]).
 
 pub mod liveness;
@@ -180,7 +180,7 @@ fn copy_sources(
 }
 
 /// Threads in flight per core by the most 16-bit registers a thread may use for them
-/// (ERRATA.md, "Registers and occupancy").
+/// (docs/g13.md, "Registers and occupancy").
 const OCCUPANCY: [(u32, u32); 10] = [
     (104, 1024),
     (112, 896),
@@ -194,7 +194,7 @@ const OCCUPANCY: [(u32, u32); 10] = [
     (256, 384),
 ];
 
-/// Threads in flight per core for `halves` 16-bit registers (ERRATA.md, "Registers and
+/// Threads in flight per core for `halves` 16-bit registers (docs/g13.md, "Registers and
 /// occupancy").
 pub fn occupancy(halves: u32) -> u32 {
     OCCUPANCY

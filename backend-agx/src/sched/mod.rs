@@ -41,7 +41,7 @@
 //! `agx_pressure_schedule.c`).
 //!
 //! The budget keeps occupancy: the G13 hides latency mostly by switching between SIMD-groups,
-//! and the threads in flight fall in steps as the register count grows (ERRATA.md, "Registers
+//! and the threads in flight fall in steps as the register count grows (docs/g13.md, "Registers
 //! and occupancy"). The order instruction selection produced needs some number of registers
 //! (the most units live at once in any block, with the groups live through the block); the
 //! schedule may use registers up to the top of that number's occupancy step

@@ -2,14 +2,14 @@
 //! fuse an IR `select` of a comparison into one.
 //!
 //! `fcmpsel`/`icmpsel` compute `dst = cc(a, b) ? x : y` in one instruction with the cost of an
-//! add (ERRATA.md, "Latency model": 2 cycles, throughput 1). The IR spells that as two
+//! add (docs/g13.md, "Latency model": 2 cycles, throughput 1). The IR spells that as two
 //! operations, a comparison producing a `bool` and a `select`, so without a fused form the
 //! optimizer would price both. Each condition code is one operation of signature
 //! `(T, T, U, U) -> U` (`Signature::CompareSelect`), named like the other G13 operations that
 //! carry a modifier: `g13.fcmpsel_lt` is `fcmpsel` with condition `lt`.
 //!
 //! # Semantics
-//! The seed ISA document ("fcmpsel", "icmpsel", `FCondition`, `ICondition`, with ERRATA.md's
+//! The seed ISA document ("fcmpsel", "icmpsel", `FCondition`, `ICondition`, with docs/g13.md's
 //! correction that float code 5 is `ge` and 6 is `le`): `x` if the comparison holds, else `y`;
 //! `x` and `y` are raw register contents (`CmpselSrc` does no conversion), so the selected
 //! value is passed through bit for bit, NaN payloads included.
@@ -19,13 +19,13 @@
 //!   `fle`, `fge`, whose evaluation functions the operations reuse. The unordered IR
 //!   comparisons are the negations of ordered ones, so they fuse with `x` and `y` swapped
 //!   (`fltu(a, b) = !fge(a, b)`).
-//! - The "NaN loses" codes 3 and 7 are not offered: they exist for min/max, and ERRATA.md
+//! - The "NaN loses" codes 3 and 7 are not offered: they exist for min/max, and docs/g13.md
 //!   reports them wrong for signed zeros. Ordered `fne` and unordered `fequ` need two
 //!   comparisons (no code is "less or greater") and stay a comparison and a `select`.
 //! - Integer conditions: `eq` (for integers and `bool`s, which live in 32-bit registers as 0
 //!   or 1), unsigned `ult`/`ugt`, signed `slt`/`sgt`; `ne`, `le` and `ge` swap `x` and `y`.
 //! - Like every G13 instruction with fp32 sources, `fcmpsel` flushes f32 denormal operands to
-//!   zero before comparing (ERRATA.md, "Floating point"). The evaluation functions follow the
+//!   zero before comparing (docs/g13.md, "Floating point"). The evaluation functions follow the
 //!   IR's reference semantics instead, as the other G13 operations do (`eval/mod.rs`: targets
 //!   that flush are compared with denormals treated as zero); the end-to-end test compares the
 //!   simulator with the interpreter on flushed inputs for that case.

@@ -1,6 +1,6 @@
 //! The G13 cost model for extraction.
 //!
-//! Latency and issue cost per e-node from the latency table in ERRATA.md ("Latency model": a
+//! Latency and issue cost per e-node from the latency table in docs/g13.md ("Latency model": a
 //! production compiler's numbers, in cycles); operations the G13 lacks are either unavailable
 //! (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
 //! instruction selection will emit (`fdiv` = `rcp` + `fmul`, `pow` = `log2` + `fmul` + `exp2`).
@@ -12,7 +12,7 @@
 //!   instruction, which extraction cannot see per node.
 //! - 16-bit forms cost [`SIXTEEN_BIT_FACTOR`] of the
 //!   32-bit ones: half the register space, and fewer registers mean more threads in flight
-//!   (ERRATA.md, "Registers and occupancy").
+//!   (docs/g13.md, "Registers and occupancy").
 //! - Uniform values (constants, resource sizes and what is computed from them only) cost
 //!   [`UNIFORM_FACTOR`] of their price. Mesa's AGX compiler computes them once per draw or
 //!   dispatch in a preamble (`agx_nir_opt_preamble.c`), which would make them nearly free; this
@@ -20,7 +20,7 @@
 //!   factor of 0.1, extraction turned `textureGrad` with constant gradients into 30 per-thread
 //!   instructions of LOD arithmetic on the texture size, `frag_texture_grad_proj`).
 //! - Texture samples: gradient sampling stays native except on cube maps, where the G13's
-//!   gradients misbehave (ERRATA.md, "texture_sample"), and there is no projective sampling; the
+//!   gradients misbehave (docs/g13.md, "texture_sample"), and there is no projective sampling; the
 //!   gradients (2n registers) and every other operand are priced as registers the sampler reads.
 
 use agxc_egraph::ir::{EffectOp, LodMode, PureOp, SampleOp, TexDim, Type};

@@ -12,7 +12,7 @@
 //! - [`divide`]: integer division by a variable through the integer reciprocal estimate
 //!   `g13.urcp`, and exactly rounded f32 division through `rcp` and one correction, as rules;
 //! - [`imadd`]: integer multiply-add (`g13.imadd`);
-//! - [`cost`]: latency and issue cost per e-node from ERRATA.md's latency table;
+//! - [`cost`]: latency and issue cost per e-node from docs/g13.md's latency table;
 //! - [`passes`]: the budgets of the control-flow passes (unrolling, if-conversion) from the
 //!   cost of the G13's execution-mask code.
 //!

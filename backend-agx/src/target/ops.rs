@@ -18,7 +18,7 @@ fn round(ty: Type, v: f64) -> Const {
 }
 
 /// `sin_pt_1(q)`: folds a quarter-turn count `q` in `[0, 4)` into `y` in `[-1, 1]` with
-/// `sin(q * pi/2) = sin(y * pi/2)` (ERRATA.md, "sin_pt_1 / sin_pt_2"): `y = q` for `q < 1`,
+/// `sin(q * pi/2) = sin(y * pi/2)` (docs/g13.md, "sin_pt_1 / sin_pt_2"): `y = q` for `q < 1`,
 /// `2 - q` for `1 <= q < 3`, `q - 4` for `q >= 3`; NaN stays NaN.
 pub fn eval_sin_pt_1(args: &[Const], _result: Type) -> Const {
     let ty = args[0].ty();
@@ -36,7 +36,7 @@ pub fn eval_sin_pt_1(args: &[Const], _result: Type) -> Const {
     round(ty, y)
 }
 
-/// `sin_pt_2(y) = sin(pi * y / 2) / y`, and `pi / 2` at `y = 0` (ERRATA.md model), so that
+/// `sin_pt_2(y) = sin(pi * y / 2) / y`, and `pi / 2` at `y = 0` (docs/g13.md model), so that
 /// `sin_pt_1(q) * sin_pt_2(sin_pt_1(q)) = sin(q * pi / 2)`.
 pub fn eval_sin_pt_2(args: &[Const], _result: Type) -> Const {
     let ty = args[0].ty();
@@ -51,7 +51,7 @@ pub fn eval_sin_pt_2(args: &[Const], _result: Type) -> Const {
 
 /// `rsqrt_special(x)`: `1 / sqrt(x)` with the special cases chosen so that
 /// `x * rsqrt_special(x) = sqrt(x)` everywhere (the seed ISA document: "can be used to implement
-/// fast sqrt as rsqrt_special(x) * x, by handling special-cases differently"; ERRATA.md: "sqrt(x)
+/// fast sqrt as rsqrt_special(x) * x, by handling special-cases differently"; docs/g13.md: "sqrt(x)
 /// is computed as x * rsqrt_special(x)"): `+0` for `±0` (so `±0 * +0 = ±0`), `+inf` for `+inf`,
 /// NaN for negative numbers and NaN. The hardware's exact outputs for these cases are not
 /// documented; this is the model the project uses.
@@ -93,7 +93,7 @@ pub static SIN_PT_1: CustomOpDef = CustomOpDef {
     name: "g13.sin_pt_1",
     signature: Signature::Unary(Class::Float),
     eval: eval_sin_pt_1,
-    doc: "folds a quarter-turn count q in [0, 4) into [-1, 1] (ERRATA.md model)",
+    doc: "folds a quarter-turn count q in [0, 4) into [-1, 1] (docs/g13.md model)",
 };
 
 /// `sin_pt_2`: second half of the sine unit.
@@ -101,7 +101,7 @@ pub static SIN_PT_2: CustomOpDef = CustomOpDef {
     name: "g13.sin_pt_2",
     signature: Signature::Unary(Class::Float),
     eval: eval_sin_pt_2,
-    doc: "sin(pi y / 2) / y, pi/2 at 0 (ERRATA.md model)",
+    doc: "sin(pi y / 2) / y, pi/2 at 0 (docs/g13.md model)",
 };
 
 /// `rsqrt_special`: the reciprocal square root that makes `x * rsqrt_special(x)` a square root.

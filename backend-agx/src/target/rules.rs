@@ -2,7 +2,7 @@
 //!
 //! # sin and cos
 //! The G13 has no sine instruction but a two-part sine unit (`sin_pt_1`, `sin_pt_2`) that takes
-//! a quarter-turn count in `[0, 4)`. ERRATA.md ("sin_pt_1 / sin_pt_2") gives the argument
+//! a quarter-turn count in `[0, 4)`. docs/g13.md ("sin_pt_1 / sin_pt_2") gives the argument
 //! reduction: `turns = x * (1/2pi)` (for cos `x * (1/2pi) + 0.25`, one fused multiply-add), `q = 4
 //! * fract(turns)`, and `sin(x) = sin_pt_1(q) * sin_pt_2(sin_pt_1(q))`. `tan` is not an IR
 //! operation (front ends expand it to `sin / cos`), so it lowers through these two.
@@ -65,7 +65,7 @@ pub fn specs() -> Vec<RuleSpec> {
             guard = x_is_f16, tol = Tolerance::Ulps(1), mandatory = true;
         /// fract(x) == x - floor(x): the IR's definition (ir/eval/float.rs), exactly.
         "fract-to-floor": "(fract ?x)" => "(fsub ?x (floor ?x))", mandatory = true;
-        /// sqrt(x) == x * rsqrt_special(x) (ERRATA.md); within 2 ULP (two roundings).
+        /// sqrt(x) == x * rsqrt_special(x) (docs/g13.md); within 2 ULP (two roundings).
         "sqrt-to-rsqrt-special": "(sqrt ?x)" => "(fmul ?x (g13.rsqrt_special ?x))",
             tol = Tolerance::Ulps(2), mandatory = true;
         /// sat(fma(a, b, c)) == fmadd.sat(a, b, c): saturate is a free destination modifier.

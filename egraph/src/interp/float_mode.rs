@@ -2,7 +2,7 @@
 //!
 //! The reference semantics ([`FloatMode::Ieee`]) keep denormals, as IEEE 754 and the operation
 //! table's evaluation functions do. [`FloatMode::FlushF32Denormals`] models the G13, whose fp32
-//! sources and results flush denormals to zero while fp16 keeps them (`seeds/ERRATA.md`,
+//! sources and results flush denormals to zero while fp16 keeps them (`docs/g13.md`,
 //! "Floating point"). Vulkan allows exactly this unless a shader declares `DenormPreserve`: by
 //! default any denormalized value input into a shader or produced by an instruction may be
 //! flushed to zero (Vulkan specification, appendix A "Vulkan Environment for SPIR-V", section

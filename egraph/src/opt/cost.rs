@@ -20,7 +20,7 @@ pub const LATENCY_WEIGHT: f64 = 0.25;
 pub const MIN_OP_COST: f64 = 1e-3;
 
 /// 16-bit operations cost this fraction of their 32-bit forms: they occupy half a register, and
-/// fewer registers mean more threads in flight (ERRATA.md, "Registers and occupancy").
+/// fewer registers mean more threads in flight (docs/g13.md, "Registers and occupancy").
 pub const SIXTEEN_BIT_FACTOR: f64 = 0.8;
 
 /// The cost of one e-node.

@@ -24,7 +24,8 @@
 //!   arms) and emission.
 //! - the control-flow passes ([`crate::passes`]) run before saturation and on its result, and a
 //!   second round of saturation follows when they changed that result;
-//! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations;
+//! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations; [`html`]: the
+//!   interactive HTML viewer;
 //!   [`probe`]: one term in, best term out (one-line rule tests);
 //!   [`soundness`]: the rule checker; [`synth`]: generated functions for benchmarks.
 //!
@@ -66,6 +67,7 @@ pub mod cost;
 pub mod dump;
 pub mod elaborate;
 pub mod extract;
+pub mod html;
 pub mod incremental;
 pub mod language;
 pub mod probe;
@@ -111,6 +113,9 @@ pub struct DumpOptions {
     pub dot: bool,
     /// The e-graph as SVG (runs Graphviz).
     pub svg: bool,
+    /// The interactive HTML viewer ([`html`]): every e-class, no truncation (turns on
+    /// explanation tracking, for the rules that merged each class).
+    pub html: bool,
     /// At most this many e-nodes in the DOT/SVG dump.
     pub max_dot_nodes: usize,
     /// Explain, for each of these input values, why its original computation equals the
@@ -125,6 +130,7 @@ impl Default for DumpOptions {
         DumpOptions {
             dot: false,
             svg: false,
+            html: false,
             max_dot_nodes: dump::DOT_NODE_LIMIT,
             explain: Vec::new(),
             passes: false,
@@ -150,6 +156,10 @@ pub struct Dumps {
     pub dot: Option<String>,
     /// SVG, if requested (or why it could not be made).
     pub svg: Option<Result<String, dump::DumpError>>,
+    /// The HTML viewer's page, if requested.
+    pub html: Option<String>,
+    /// What the page shows, kept from the last round until the report is complete.
+    view: Option<html::View>,
     /// Explanations, per requested value: the flat proof, or why there is none.
     pub explanations: Vec<(Value, String)>,
     /// The function's text after each control-flow pass: (pass name, text), in order.
@@ -236,6 +246,9 @@ pub fn optimize(
         out.report.fallback = pass_fallback;
     }
     out.dumps.passes = pass_dumps;
+    if let Some(view) = out.dumps.view.take() {
+        out.dumps.html = Some(html::page(&view, &out.report));
+    }
     Ok(out)
 }
 
@@ -246,7 +259,7 @@ fn saturate_round(
     opts: &OptOptions,
 ) -> Result<Optimized, OptError> {
     let mut egraph = EGraph::new(FactAnalysis::default());
-    if !opts.dump.explain.is_empty() {
+    if !opts.dump.explain.is_empty() || opts.dump.html {
         egraph = egraph.with_explanations_enabled();
     }
     let mut lowered = to_egraph::lower(func, &mut egraph)?;
@@ -298,6 +311,9 @@ fn saturate_round(
         if opts.dump.dot {
             dumps.dot = Some(text);
         }
+    }
+    if opts.dump.html {
+        dumps.view = Some(html::View::build(&egraph, &roots, &ex.choice, target));
     }
     for &v in &opts.dump.explain {
         let text = explain(func, &mut egraph, &lowered.classes, &ex.choice, v);

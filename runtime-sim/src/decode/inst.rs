@@ -11,7 +11,7 @@ pub use super::inst_memory::{
     TextureInst, TgBase, TgIndex,
 };
 
-/// A register-cache hint on a source register (ERRATA.md, "Register cache hints").
+/// A register-cache hint on a source register (docs/g13.md, "Register cache hints").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hint {
     /// No hint.
@@ -133,7 +133,7 @@ pub struct ICond {
     pub invert: bool,
 }
 
-/// The relation of a float comparison, with ERRATA.md's correction (5 is `>=`, 6 is `<=`).
+/// The relation of a float comparison, with docs/g13.md's correction (5 is `>=`, 6 is `<=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FRel {
     /// 0: equal.
@@ -184,7 +184,7 @@ pub enum Compare {
     },
 }
 
-/// `convert` modes (ERRATA.md, "convert").
+/// `convert` modes (docs/g13.md, "convert").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConvertMode {
     /// 0: u8 to float.
@@ -209,7 +209,7 @@ pub enum ConvertMode {
     S32ToF,
 }
 
-/// Rounding of `convert` (ERRATA.md: bit 26, 0 = toward zero, 1 = nearest even).
+/// Rounding of `convert` (docs/g13.md: bit 26, 0 = toward zero, 1 = nearest even).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Round {
     /// Toward zero.

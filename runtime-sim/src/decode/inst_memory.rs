@@ -168,7 +168,7 @@ impl TexInstDim {
     }
 }
 
-/// The texture instructions' LOD mode (ERRATA.md, "texture_sample / texture_load").
+/// The texture instructions' LOD mode (docs/g13.md, "texture_sample / texture_load").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LodMode {
     /// 0: automatic, from quad derivatives.

@@ -47,7 +47,7 @@ pub(crate) fn unsupported(opcode: Opcode, field: &'static str, value: u32) -> De
     }
 }
 
-/// The cache hint in the low two bits of a register operand's type (ERRATA.md: 1 none, 2 cache,
+/// The cache hint in the low two bits of a register operand's type (docs/g13.md: 1 none, 2 cache,
 /// 3 discard; 0 is `UNDEFINED()` for a register).
 fn register_hint(opcode: Opcode, operand: &'static str, flags: u32) -> Result<Hint> {
     match flags & 0b11 {
@@ -188,7 +188,7 @@ pub(crate) fn icond(opcode: Opcode, cc: u32, ccn: u32) -> Result<ICond> {
     })
 }
 
-/// `FCondition(condition, n)` with ERRATA.md's correction: 5 is `>=`, 6 is `<=`; 4 is not listed.
+/// `FCondition(condition, n)` with docs/g13.md's correction: 5 is `>=`, 6 is `<=`; 4 is not listed.
 pub(crate) fn fcond(opcode: Opcode, cc: u32, ccn: u32) -> Result<FCond> {
     let rel = match cc {
         0b000 => FRel::Eq,

@@ -9,10 +9,10 @@
 //!   one per component selected by `mask` (bit 0 red .. bit 3 alpha), consecutive.
 //! - `C` (`Cx:C`): consecutive 32-bit registers from half `Cx:C`: the coordinates, then the
 //!   array layer (float for `texture_sample`, integer for `texture_load`). `Ct` is a last-use
-//!   (discard) hint on all of them (ERRATA.md).
+//!   (discard) hint on all of them (docs/g13.md).
 //! - `n` with bit 2 of `q4` above it: 0 1D, 1 1D array, 2 2D, 3 2D array, 5 3D, 6 cube,
 //!   7 cube array (4, 2D multisampled, is not supported).
-//! - `lod` (ERRATA.md's LOD modes) and `D` (`Dx:D`): the 32-bit uniform or register holding the
+//! - `lod` (docs/g13.md's LOD modes) and `D` (`Dx:D`): the 32-bit uniform or register holding the
 //!   bias or LOD (a float for `texture_sample`, an integer level for `texture_load`), the bias
 //!   followed by the minimum LOD, or the gradients interleaved as
 //!   `dx.x, dy.x, dx.y, dy.y[, dx.z, dy.z][, min]`.

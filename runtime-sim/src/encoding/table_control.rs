@@ -7,7 +7,7 @@ const FIXED2: Length = Length::Fixed(2);
 const FIXED4: Length = Length::Fixed(4);
 const FIXED6: Length = Length::Fixed(6);
 
-/// `stop`, 0x0088 (ERRATA.md: 0x0008 is `trap`, not `stop`).
+/// `stop`, 0x0088 (docs/g13.md: 0x0008 is `trap`, not `stop`).
 const STOP: &[Seg] = &[c(15, 0, 0x0088)];
 /// `trap`, 0x0008.
 const TRAP: &[Seg] = &[c(15, 0, 0x0008)];
@@ -82,7 +82,7 @@ macro_rules! fcmp_stack {
     };
 }
 
-/// `wait`: `??????? i 00111000` (ERRATA.md: `0x38 | slot << 8`).
+/// `wait`: `??????? i 00111000` (docs/g13.md: `0x38 | slot << 8`).
 const WAIT: &[Seg] = &[c(7, 0, 0x38), f("i", 8, 8)];
 /// `threadgroup_barrier`: `???????? 01101000`.
 const BARRIER: &[Seg] = &[c(7, 0, 0x68)];

@@ -90,7 +90,7 @@ const UNIFORM_STORE: &[Seg] = &[
 /// `device_load`/`device_store`: `R F op`, `? u2 ?? At ? Ou Ot Ol Al`, `L ??? s Rx Ah Oh`,
 /// `Ox mask ?? Rt Fx`. The unknown bits are named after the later applegpu tables (`u1` bit 26,
 /// `u3` bits 29:28, `u4` bits 46:44, `u5` bits 51:50); `u2` (bit 30) is the wait slot
-/// (ERRATA.md, "device_load / device_store").
+/// (docs/g13.md, "device_load / device_store").
 macro_rules! device {
     ($op:expr) => {
         &[

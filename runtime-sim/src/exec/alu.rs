@@ -295,7 +295,7 @@ impl Machine<'_> {
         }
     }
 
-    /// `convert` (ERRATA.md's modes). Integer sources take the low 8, 16 or 32 bits of the
+    /// `convert` (docs/g13.md's modes). Integer sources take the low 8, 16 or 32 bits of the
     /// register; float sources are f16 or f32 by the source's width (an immediate is the 8-bit
     /// float immediate). Float-to-integer conversions round by `round`, clamp to the target
     /// range and map NaN to 0; integer-to-float conversions round by `round` to f16 or f32 by the

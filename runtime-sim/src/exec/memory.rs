@@ -1,7 +1,7 @@
 //! Memory instructions: device loads and stores, threadgroup memory, the per-thread stack and
 //! `uniform_store`.
 //!
-//! - `device_load`/`device_store` (ERRATA.md): address = base + (offset << (log2(element bytes) +
+//! - `device_load`/`device_store` (docs/g13.md): address = base + (offset << (log2(element bytes) +
 //!   shift)), rounded down to the element size; element `j` of the mask is at
 //!   address + j * element bytes, and the registers are consecutive (gaps in the mask skip
 //!   memory, not registers). Bit-packed formats read or write one aligned word at

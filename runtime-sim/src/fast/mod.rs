@@ -11,7 +11,7 @@
 //! the reference executor's `step` on the same state.
 //!
 //! A Cranelift JIT was the other candidate. It was not chosen because:
-//! - the simulator's value is its exactness (ERRATA.md's flushing, default NaNs, the fused
+//! - the simulator's value is its exactness (docs/g13.md's flushing, default NaNs, the fused
 //!   multiply-add rounded once, f16 double rounding, saturating conversions, per-lane faults
 //!   with the lane order of the reference) and its checks; expressing each of those again in
 //!   Cranelift IR would give a third implementation of the semantics to keep in step, where the

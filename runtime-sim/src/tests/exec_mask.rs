@@ -68,7 +68,7 @@ fn add(d: u64, src: (u64, u64)) -> Vec<u8> {
     enc(Opcode::Iadd, &alu2(d32(d), r32(d), src))
 }
 
-/// `else_icmp` with an always-true condition (0 == 0), the idiom of ERRATA.md.
+/// `else_icmp` with an always-true condition (0 == 0), the idiom of docs/g13.md.
 fn else_always(n: u64) -> Vec<u8> {
     icmp(Opcode::ElseIcmp, 0b000, 0, imm(0), imm(0), n)
 }

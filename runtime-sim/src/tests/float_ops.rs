@@ -143,7 +143,7 @@ fn saturate_maps_nan_and_negatives_to_plus_zero_and_clamps_to_one() {
 fn fp32_op_with_16_bit_destination_rounds_twice() {
     // a * b + c = 1 + 2^-11 + 2^-40 exactly. Rounded once to f16 it is above the halfway point
     // 1 + 2^-11 and rounds up to 1 + 2^-10; rounded first to f32 it becomes exactly the halfway
-    // point, which rounds to even (1.0). ERRATA.md: fp32 ops with 16-bit destinations round twice.
+    // point, which rounds to even (1.0). docs/g13.md: fp32 ops with 16-bit results round twice.
     let a = 1.0 + 2f32.powi(-20);
     let c = 255.0 * 2f32.powi(-19);
     let code = enc(Opcode::Fmadd, &alu3(d16(0), r32(1), r32(1), r32(3)));
@@ -273,7 +273,7 @@ fn reciprocal_and_square_root_family() {
     assert_eq!(f32::from_bits(r[2]), f32::INFINITY);
     assert_eq!(f32::from_bits(r[3]), (1.0 / 2f64.sqrt()) as f32);
 
-    // x * rsqrt_special(x) is sqrt(x) at the special values (ERRATA.md).
+    // x * rsqrt_special(x) is sqrt(x) at the special values (docs/g13.md).
     let x = [0.0, -0.0, f32::INFINITY, 16.0, 2.0];
     let rs = unary(Opcode::RsqrtSpecial, &x);
     for l in 0..x.len() {
@@ -299,7 +299,7 @@ fn log2_and_exp2() {
 
 #[test]
 fn sin_pt_1_and_sin_pt_2_compute_sine() {
-    // sin(x) = sin_pt_1(q) * sin_pt_2(sin_pt_1(q)) with q = 4 * fract(x / 2pi) (ERRATA.md).
+    // sin(x) = sin_pt_1(q) * sin_pt_2(sin_pt_1(q)) with q = 4 * fract(x / 2pi) (docs/g13.md).
     let code = [
         enc(Opcode::SinPt1, &alu1(d32(2), r32(1))),
         enc(Opcode::SinPt2, &alu1(d32(3), r32(2))),

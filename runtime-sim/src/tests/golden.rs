@@ -106,10 +106,10 @@ const GOLDEN: &[Golden] = &[
     // else_icmp: cc=0b100 (signed ==), ccn=1, A=half 6, B=half 7.
     Golden { hex: "528b46700400", opcode: Opcode::ElseIcmp, fields: &[("cc", 4), ("ccn", 1), ("A", 6), ("At", 1), ("B", 7)], text: "else_icmp r0l, sne, r3l, r3h, 1" },
     Golden { hex: "52d442422400", opcode: Opcode::WhileIcmp, fields: &[("cc", 6), ("n", 2)], text: "while_icmp r0l, sgt, r1, r2, 2" },
-    // if_fcmp: cc=0b101, which ERRATA.md corrects to >=.
+    // if_fcmp: cc=0b101, which docs/g13.md corrects to >=.
     Golden { hex: "42a842020200", opcode: Opcode::IfFcmp, fields: &[("cc", 5), ("B", 0x20)], text: "if_fcmp r0l, ge, r1, 0.5, 1" },
     Golden { hex: "420a00000000", opcode: Opcode::ElseFcmp, fields: &[("cc", 0), ("n", 1)], text: "else_fcmp r0l, eq, 0.0, 0.0, 1" },
-    // while_fcmp: Dt=1 (cache), ccn=1, cc=0b110 (<= after ERRATA.md), Am=2 (neg).
+    // while_fcmp: Dt=1 (cache), ccn=1, cc=0b110 (<= after docs/g13.md), Am=2 (neg).
     Golden { hex: "c2cd424a2400", opcode: Opcode::WhileFcmp, fields: &[("Dt", 1), ("ccn", 1), ("cc", 6), ("Am", 2)], text: "while_fcmp r0l.cache, nle, r1.neg, r2, 1" },
     // icmpsel short: cc=0b101 (signed <), X=value 6 type 1 (r3), Y=imm 7 (type 0b100).
     Golden { hex: "12014242244670b0", opcode: Opcode::Icmpsel, fields: &[("cc", 5), ("X", 6), ("Xt", 1), ("Y", 7), ("Yt", 4), ("L", 0)], text: "icmpsel r0, slt, r1, r2, r3, 7" },
@@ -214,7 +214,7 @@ fn every_opcode_has_a_golden_vector() {
     }
 }
 
-/// ERRATA.md, "Disassembly conventions": the reference encodings seen with the community's tool.
+/// docs/g13.md, "Disassembly conventions": the reference encodings seen with the community's tool.
 #[test]
 fn errata_reference_encodings_disassemble_to_the_listed_text() {
     let table = [

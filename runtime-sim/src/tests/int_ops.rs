@@ -465,7 +465,7 @@ fn fcmpsel_uses_the_corrected_condition_codes() {
     let f = |x: f32| x.to_bits();
     let a = [f(2.0), f(1.0), f(f32::NAN), f(1.0)];
     let b = [f(1.0), f(2.0), f(1.0), f(1.0)];
-    // ERRATA.md: 5 is >=, 6 is <=.
+    // docs/g13.md: 5 is >=, 6 is <=.
     assert_eq!(select(&sel(Opcode::Fcmpsel, 5), &a, &b), [1, 2, 2, 1], ">=");
     assert_eq!(select(&sel(Opcode::Fcmpsel, 6), &a, &b), [2, 1, 2, 1], "<=");
     assert_eq!(select(&sel(Opcode::Fcmpsel, 1), &a, &b), [2, 1, 2, 2], "<");

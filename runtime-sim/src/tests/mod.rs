@@ -1,4 +1,4 @@
-//! Unit tests of the simulator: golden encodings, ERRATA.md's reference encodings, instruction
+//! Unit tests of the simulator: golden encodings, docs/g13.md's reference encodings, instruction
 //! semantics, execution-mask scenarios, the sanitizer and robustness. Expected values are worked
 //! out by hand from the ISA document or computed independently with Rust's f32/f64 and the
 //! `half` crate, never taken from the code under test.

@@ -1,4 +1,4 @@
-//! Level-of-detail: the LOD modes of `texture_sample` (ERRATA.md, "texture_sample /
+//! Level-of-detail: the LOD modes of `texture_sample` (docs/g13.md, "texture_sample /
 //! texture_load"), quad derivatives, and the LOD and level selection rules of the Vulkan
 //! specification ("Scale Factor Operation, LOD Operation and Image Level(s) Selection").
 

@@ -60,7 +60,7 @@
 //! - A cube direction whose major component is ±0 picks the positive face; the all-zero direction
 //!   divides by zero and yields whatever texel the NaN coordinates select (never an error).
 //! - The sampler's `lod_bias` is added to the LOD in every mode, explicit and gradient included
-//!   (Vulkan's rule). For gradients this equals ERRATA.md's "a sampler LOD bias scales gradients by
+//!   (Vulkan's rule). For gradients this is docs/g13.md's "a sampler LOD bias scales gradients by
 //!   exp2(bias)", since log2(rho * 2^b) = log2(rho) + b.
 //! - NaN or infinite coordinates never fail: float-to-integer conversion saturates, so they select
 //!   some texel or the border.

@@ -12,7 +12,7 @@
 //!   rule sets with the operation that accounts for it; a test fails when a rule set gains an
 //!   inexact rule this list does not know.
 //! - **G13** (property (2)): the hardware and the backend's lowerings: f32 denormals flushed on
-//!   every float operation's operands and results (ERRATA.md "Floating point"), the sine-unit
+//!   every float operation's operands and results (docs/g13.md "Floating point"), the sine-unit
 //!   lowering of sin and cos, `sqrt` as `x * rsqrt_special(x)`, the Newton-Raphson division, and
 //!   for the other transcendentals the Vulkan precision requirements (Vulkan specification,
 //!   "Precision and Operation of SPIR-V Instructions"), which DESIGN.md makes the contract.
@@ -206,7 +206,7 @@ impl ErrorModel {
                     f32_ulps(3.0)
                 }
             }
-            // Vulkan: 2 ULP; rcp 1 ULP (ERRATA.md), with the Newton-Raphson step better still.
+            // Vulkan: 2 ULP; rcp 1 ULP (docs/g13.md), with the Newton-Raphson step better still.
             PureOp::Rsqrt => f32_ulps(2.0),
             PureOp::Rcp => f32_ulps(1.0),
             // Vulkan: 2.5 ULP for divisors in [2^-126, 2^126]; outside, the reciprocal of the

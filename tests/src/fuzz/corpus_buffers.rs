@@ -139,7 +139,7 @@ impl CorpusBuffers {
 }
 
 /// Where an integer output holds float bits (`floatBitsToUint`, `packHalf2x16`) the NaN
-/// payload shows: the G13 writes the default NaN (`0x7fc00000`, `0x7e00`; ERRATA.md,
+/// payload shows: the G13 writes the default NaN (`0x7fc00000`, `0x7e00`; docs/g13.md,
 /// "Floating point") where the interpreter keeps the operand's payload, and Vulkan leaves
 /// payloads undefined. So a 32-bit word of `expected` that differs from `actual` takes
 /// `actual`'s value where both are f32 NaNs, and a 16-bit half where both halves are f16

@@ -1,7 +1,7 @@
 //! The lavapipe oracle: runs SPIR-V corpus cases on Mesa's Vulkan driver for the CPU.
 //!
 //! lavapipe was written by other people and shares none of agxc's code, so its outputs are an
-//! independent check of the IR interpreter and the G13 simulator (see `shared/ORACLES.md`). The
+//! independent check of the IR interpreter and the G13 simulator (see `docs/oracles.md`). The
 //! Vulkan loader is opened at run time (`ash::Entry::load`), so building this crate needs no
 //! Vulkan SDK; on a machine without `libvulkan1` or `mesa-vulkan-drivers`,
 //! [`Lavapipe::new`] returns [`LavapipeError::OracleUnavailable`] and callers skip.

@@ -4,7 +4,7 @@
 //! is a rule stated here, checked element by element, never a count of elements let through:
 //!
 //! - **Denormals.** The G13 flushes f32 denormal sources and results to zero (keeping the
-//!   sign); f16 keeps denormals (`seeds/ERRATA.md`, "Floating point"). Vulkan permits this
+//!   sign); f16 keeps denormals (`docs/g13.md`, "Floating point"). Vulkan permits this
 //!   unless the shader declares `DenormPreserve` (Vulkan specification, appendix A "Vulkan
 //!   Environment for SPIR-V", "Precision and Operation of SPIR-V Instructions": by default any
 //!   denormalized value input into a shader or produced by an instruction may be flushed to

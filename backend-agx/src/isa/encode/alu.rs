@@ -136,7 +136,7 @@ pub(super) fn imadd(
 }
 
 /// `convert`: `1 D Dt 0111110`, `00 srct src round 0000 mode`, `?? Dx 00 srcx`: `mode` 21:16,
-/// `round` 27:26 (ERRATA.md: bit 26), `src` 33:28, `srct` 37:34, `srcx` 41:40, `Dx` 45:44.
+/// `round` 27:26 (docs/g13.md: bit 26), `src` 33:28, `srct` 37:34, `srcx` 41:40, `Dx` 45:44.
 pub(super) fn convert(
     at: At,
     dst: &Dst<PReg>,

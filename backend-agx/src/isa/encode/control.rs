@@ -1,6 +1,6 @@
 //! Flow control, execution-mask stack and synchronisation encodings (document sections
 //! "Flow Control Instructions", "Execution Mask Stack Instructions", "wait",
-//! "threadgroup_barrier"; ERRATA.md for `stop`/`trap` and `wait`).
+//! "threadgroup_barrier"; docs/g13.md for `stop`/`trap` and `wait`).
 
 use super::bits::{Bits, Length};
 use super::error::EncodeErrorKind;
@@ -8,7 +8,7 @@ use super::operand::{alu_src, float_src, reg32, At, Result, SrcSlot};
 use super::Encoded;
 use crate::isa::{Cmp, JumpTarget, PReg, StackOp};
 
-/// `stop` is 0x0088 and `trap` 0x0008 (ERRATA.md, "Corrections").
+/// `stop` is 0x0088 and `trap` 0x0008 (docs/g13.md, "Corrections").
 pub(super) fn stop() -> Encoded {
     Bits::new(0x0088).finish(Length::Fixed(2))
 }
@@ -23,7 +23,7 @@ pub(super) fn barrier() -> Encoded {
     Bits::new(0b01101000).finish(Length::Fixed(2))
 }
 
-/// `wait`: `??????? i 00111000` (ERRATA.md: `0x38 | slot << 8`, slots 0 and 1).
+/// `wait`: `??????? i 00111000` (docs/g13.md: `0x38 | slot << 8`, slots 0 and 1).
 pub(super) fn wait(at: At, slot: u8) -> Result<Encoded> {
     let mut b = Bits::new(0b00111000);
     b.set_field(8..9, at.range("slot", i64::from(slot), 0, 1)?);

@@ -1,5 +1,5 @@
 //! The final emission step: lays out a sequence of instructions, binds symbolic labels to byte
-//! offsets and patches jump offsets (relative to each jump's own address, ERRATA.md
+//! offsets and patches jump offsets (relative to each jump's own address, docs/g13.md
 //! "Execution-mask stack").
 //!
 //! Instruction lengths do not depend on jump offsets (every jump is 6 bytes), so layout takes

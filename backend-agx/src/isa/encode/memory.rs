@@ -104,7 +104,7 @@ fn put_offset(at: At, b: &mut Bits, offset: &MemOffset<PReg>) -> Result<Option<b
 /// `device_load` (`R F 0000101`) / `device_store` (`R F 1000101`): `? u2 ?? At ? Ou Ot Ol Al`,
 /// `L ??? s Rx Ah Oh`, `Ox mask ?? Rt Fx`: format `Fx:F` (48, 9:7), base `Ah:Al` (39:36, 19:16)
 /// with `At` (27) set for a uniform, `Ou` (25) zero-extends a register offset, `s` 43:42,
-/// wait slot `u2` (30, ERRATA.md), `mask` 55:52; 6 bytes short, 8 long (`L` = bit 47), so any
+/// wait slot `u2` (30, docs/g13.md), `mask` 55:52; 6 bytes short, 8 long (`L` = bit 47), so any
 /// non-empty mask needs the long form.
 pub(super) fn device(at: At, store: bool, a: &DeviceAccess<PReg>) -> Result<Encoded> {
     let m = mask(at, a.mask)?;

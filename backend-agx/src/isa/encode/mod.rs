@@ -2,7 +2,7 @@
 //!
 //! One function per instruction form sets the form's named bit ranges (Mesa NAK style,
 //! `set_field(16..22, a)`), with bit positions read from the document's diagrams
-//! (`seeds/001_9be1231add6061e8.txt`, "Instructions") and ERRATA.md. Forms with an `L` bit
+//! (`seeds/001_9be1231add6061e8.txt`, "Instructions") and docs/g13.md. Forms with an `L` bit
 //! are emitted short when every bit of the omitted bytes is zero and long otherwise: a
 //! register operand past r31 (its 2-bit extension), a 32-bit `C` source of `fmadd`, a
 //! non-empty device mask, and the like all land in the long part. Operands that cannot be
@@ -10,7 +10,7 @@
 //! large, undefined combination) are reported as an [`EncodeError`]; nothing here panics on an
 //! instruction value.
 //!
-//! ERRATA.md says "a 32-bit register operand forces the long form on ALU instructions". Read
+//! docs/g13.md says "a 32-bit register operand forces the long form on ALU instructions". Read
 //! literally that contradicts its own reference encoding `0a0142a2` (`sin_pt_1 r0, r1`, short,
 //! with 32-bit operands); the rule that reproduces every reference encoding, and the one used
 //! here, is the document's: the short form when the omitted bytes would be zero. A 32-bit `C`

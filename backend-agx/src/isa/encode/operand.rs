@@ -86,7 +86,7 @@ pub(super) struct Field {
     pub ty: u32,
 }
 
-/// The low two bits of a register source's type (ERRATA.md: 1 none, 2 cache, 3 discard).
+/// The low two bits of a register source's type (docs/g13.md: 1 none, 2 cache, 3 discard).
 fn hint_bits(hint: Hint) -> u32 {
     match hint {
         Hint::None => 0b01,

@@ -1,6 +1,6 @@
 //! `texture_sample` and `texture_load` (document section "Memory and Stack Instructions";
 //! the operands are the simulator's definitions, `agxc-runtime-sim` `decode::texture` docs,
-//! and ERRATA.md's LOD modes).
+//! and docs/g13.md's LOD modes).
 //!
 //! Layout: `L R Rt op`, `q2 D q1 Ct C`, `q3 n Tt T`, `q5 St S lod mask`,
 //! `Ox Sx Ot q6 O Tx Dx Cx Rx q4 U`; 8 bytes short, 12 long. Every register operand's 2-bit

@@ -17,7 +17,7 @@ use crate::isa::{
 pub(super) fn triples() -> Vec<Triple> {
     use Instr::*;
     vec![
-        // ERRATA.md reference encodings.
+        // docs/g13.md reference encodings.
         t(
             MovImm {
                 dst: d(l(0)),
@@ -416,7 +416,7 @@ pub(super) fn triples() -> Vec<Triple> {
             "6f0c4be40400",
             "simd_shuffle r3l, r5h, r7l",
         ),
-        // fcmpsel: opcode 0000010, Bm Bt B Am At A. ge = 5 (ERRATA.md correction).
+        // fcmpsel: opcode 0000010, Bm Bt B Am At A. ge = 5 (docs/g13.md correction).
         // A r1.abs: Am 1 (27:26); B 0.5 = float immediate 0x20 (32, type 0).
         // bits 39:16 = 2 | 9<<6 | 1<<10 | 32<<12 = 0x020642;
         // bits 63:40 = 4 | 1<<6 | 6<<12 | 1<<18 | 5<<21 = 0xa46044.

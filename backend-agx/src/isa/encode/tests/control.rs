@@ -22,7 +22,7 @@ fn stack(
 pub(super) fn triples() -> Vec<Triple> {
     use Instr::*;
     vec![
-        // ERRATA.md reference encodings.
+        // docs/g13.md reference encodings.
         t(Wait { slot: 0 }, "3800", "wait 0"),
         t(Stop, "8800", "stop"),
         t(
@@ -54,7 +54,7 @@ pub(super) fn triples() -> Vec<Triple> {
         ),
         // wait: 0x38 | slot << 8.
         t(Wait { slot: 1 }, "3801", "wait 1"),
-        // trap is 0x0008 (ERRATA.md), threadgroup_barrier 0x68.
+        // trap is 0x0008 (docs/g13.md), threadgroup_barrier 0x68.
         t(Trap, "0800", "trap"),
         t(ThreadgroupBarrier, "6800", "threadgroup_barrier"),
         // jmp_exec_any 0xc000, offset -36 = 0xffffffdc.
@@ -130,7 +130,7 @@ pub(super) fn triples() -> Vec<Triple> {
             "520942000000",
             "if_icmp r0l, une, r1l, 0, 1",
         ),
-        // FCond 6 is less-or-equal (ERRATA.md correction): 0x42 | 1<<11 | 6<<13 = 0xc842.
+        // FCond 6 is less-or-equal (docs/g13.md correction): 0x42 | 1<<11 | 6<<13 = 0xc842.
         t(
             stack(
                 StackOp::If,

@@ -25,7 +25,7 @@ pub(super) fn triples() -> Vec<Triple> {
     use Instr::*;
     use Precision::{F16, F32};
     vec![
-        // ERRATA.md reference encodings.
+        // docs/g13.md reference encodings.
         t(
             Fadd {
                 prec: F32,

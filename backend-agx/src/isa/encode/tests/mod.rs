@@ -1,8 +1,8 @@
 //! Encoder tests: `(instruction, hex bytes, assembly)` triples for every instruction form the
 //! backend emits, short and long forms and every operand kind. The bytes are worked out by
-//! hand from the bit diagrams of `seeds/001_9be1231add6061e8.txt` and ERRATA.md (the
+//! hand from the bit diagrams of `seeds/001_9be1231add6061e8.txt` and docs/g13.md (the
 //! derivation is written next to each non-trivial triple, as 16-bit little-endian words or
-//! as field values relative to a bit position), never taken from the encoder. ERRATA.md's
+//! as field values relative to a bit position), never taken from the encoder. docs/g13.md's
 //! table of reference encodings is included verbatim. `roundtrip` decodes every triple and
 //! random valid instructions with the simulator's independent decoder.
 
