@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod amber;
+mod dump;
 mod inputs;
 mod limits;
 
