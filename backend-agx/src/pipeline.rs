@@ -304,23 +304,29 @@ fn schedule(m: &mut Machine) -> Result<(), BackendError> {
     let Code::Mir(f) = std::mem::replace(&mut m.code, Code::Ir) else {
         return Err(out_of_order("sched"));
     };
-    let limit = m.opts.max_gpr_halves.min(256);
-    let mut latency_first = f.clone();
+    let (f, a) = schedule_and_allocate(f, m.opts.max_gpr_halves.min(256))?;
+    m.code = Code::Scheduled(f, a);
+    Ok(())
+}
+
+/// The choice `sched` makes: `m` scheduled both ways and allocated within `limit` halves; the
+/// kept schedule and its allocation.
+pub(crate) fn schedule_and_allocate(
+    m: MFunction,
+    limit: u32,
+) -> Result<(MFunction, regalloc::Allocation), BackendError> {
+    let mut latency_first = m.clone();
     sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
-    let mut pressure_first = f;
+    let mut pressure_first = m;
     sched::schedule_with(&mut pressure_first, sched::Policy::Pressure);
     let a = regalloc::allocate(latency_first.clone(), limit)?;
-    m.code = if pressure_first.insts == latency_first.insts {
-        Code::Scheduled(latency_first, a)
-    } else {
-        match regalloc::allocate(pressure_first.clone(), limit) {
-            Ok(b) if (b.spilled, b.gpr_halves) < (a.spilled, a.gpr_halves) => {
-                Code::Scheduled(pressure_first, b)
-            }
-            _ => Code::Scheduled(latency_first, a),
-        }
-    };
-    Ok(())
+    if pressure_first.insts == latency_first.insts {
+        return Ok((latency_first, a));
+    }
+    match regalloc::allocate(pressure_first.clone(), limit) {
+        Ok(b) if (b.spilled, b.gpr_halves) < (a.spilled, a.gpr_halves) => Ok((pressure_first, b)),
+        _ => Ok((latency_first, a)),
+    }
 }
 
 /// `regalloc`: the allocation `sched` chose, or (scheduling off) the function allocated as it is.
