@@ -59,6 +59,7 @@ pub fn copy_of(inst: &MInst<VReg>) -> Option<(VReg, VReg)> {
 /// Coalesces copies in `m`; returns the copies removed.
 pub fn coalesce(m: &mut MFunction) -> u32 {
     let cross = cross_lane_reads(m);
+    let before = m.insts.len();
     for _ in 0..MAX_ROUNDS {
         let merges = round(m, &cross);
         if merges.is_empty() {
@@ -74,10 +75,11 @@ pub fn coalesce(m: &mut MFunction) -> u32 {
                 None => r,
             });
         }
+        // The copies merged away are copies of a register to itself now; deleting them before
+        // the next round keeps them from counting as writes of the merged group.
+        m.insts
+            .retain(|inst| copy_of(inst).is_none_or(|(d, s)| d != s));
     }
-    let before = m.insts.len();
-    m.insts
-        .retain(|inst| copy_of(inst).is_none_or(|(d, s)| d != s));
     (before - m.insts.len()) as u32
 }
 
@@ -113,20 +115,27 @@ fn merge_for(m: &MFunction, d: VReg, s: VReg) -> Option<Merge> {
 /// The merges copies suggest, with the loop depth and position of their first copy, deepest
 /// first.
 fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usize)> {
-    let mut defs = vec![0u32; m.groups.len()];
+    // Writes of each 16-bit unit of each group.
+    let mut writes: Vec<Vec<u8>> = m
+        .groups
+        .iter()
+        .map(|g| vec![0u8; g.units as usize])
+        .collect();
     for inst in &m.insts {
-        let mut last = u32::MAX;
         inst.for_each_def(|r| {
-            if r.group != last {
-                defs[r.group as usize] += 1;
-                last = r.group;
+            let w = &mut writes[r.group as usize];
+            for u in r.units_range() {
+                if let Some(n) = w.get_mut(u as usize) {
+                    *n = n.saturating_add(1);
+                }
             }
         });
     }
-    // A group read by a cross-lane instruction merges only when both groups are written once:
-    // then the merged registers hold that one value from its definition on, in every thread
-    // that ran it, as the cross-lane group's own registers did.
-    let single = |g: u32| defs[g as usize] == 1;
+    // A group read by a cross-lane instruction merges only when every unit of both groups is
+    // written once (a run built element by element, one copy per element, qualifies): then
+    // the merged registers hold that one value from its definition on, in every thread that
+    // ran it, as the cross-lane group's own registers did.
+    let single = |g: u32| writes[g as usize].iter().all(|&n| n <= 1);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (i, inst) in m.insts.iter().enumerate() {

@@ -313,7 +313,11 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
             MInst::Op(inst) => {
                 let mut defined = Vec::new();
                 inst.for_each_def(|r| defined.push(r.group));
-                let candidate = if pure(&inst) {
+                // A register copy stays a copy of its own source: turning it into a copy of an
+                // earlier copy gains nothing and gives a run built element by element sources
+                // in several groups, which coalescing cannot merge into one.
+                let is_copy = super::coalesce::copy_of(&m.insts[i]).is_some();
+                let candidate = if pure(&inst) && !is_copy {
                     table.key_of(&inst).filter(|(_, dst)| once(dst))
                 } else {
                     None

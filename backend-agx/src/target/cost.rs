@@ -14,8 +14,11 @@
 //!   32-bit ones: half the register space, and fewer registers mean more threads in flight
 //!   (ERRATA.md, "Registers and occupancy").
 //! - Uniform values (constants, resource sizes and what is computed from them only) cost
-//!   [`UNIFORM_FACTOR`] of their price: like Mesa's AGX compiler (`agx_nir_opt_preamble.c`) the
-//!   backend computes them once per draw or dispatch in a preamble.
+//!   [`UNIFORM_FACTOR`] of their price. Mesa's AGX compiler computes them once per draw or
+//!   dispatch in a preamble (`agx_nir_opt_preamble.c`), which would make them nearly free; this
+//!   backend has no preamble yet, so every thread computes them and they cost in full (with a
+//!   factor of 0.1, extraction turned `textureGrad` with constant gradients into 30 per-thread
+//!   instructions of LOD arithmetic on the texture size, `frag_texture_grad_proj`).
 //! - Texture samples: gradient sampling stays native except on cube maps, where the G13's
 //!   gradients misbehave (ERRATA.md, "texture_sample"), and there is no projective sampling; the
 //!   gradients (2n registers) and every other operand are priced as registers the sampler reads.
@@ -24,10 +27,10 @@ use agxc_egraph::ir::{EffectOp, LodMode, PureOp, SampleOp, TexDim, Type};
 use agxc_egraph::opt::cost::{OpCost, SIXTEEN_BIT_FACTOR};
 use agxc_egraph::opt::{Facts, Kind, Node};
 
-/// Uniform values cost this fraction of their price: a preamble computes them once per draw or
-/// dispatch, so per invocation they are nearly free (not quite: preamble work still delays the
-/// first wave).
-pub const UNIFORM_FACTOR: f64 = 0.1;
+/// Uniform values cost this fraction of their price: 1 while every thread computes them (no
+/// preamble yet); with a preamble, computing them once per draw or dispatch, a small fraction
+/// (not zero: preamble work still delays the first wave).
+pub const UNIFORM_FACTOR: f64 = 1.0;
 
 /// Extra issue cost of gradient mode over explicit LOD: the sampler reads 2n interleaved
 /// gradient registers (dx.x, dy.x, dx.y, dy.y, ...), which the shader must first move into place.

@@ -1,4 +1,5 @@
-//! The G13's -O0 expansions of `sin`, `cos` and `sqrt`, as IR, for the interpreter's model.
+//! The G13's expansions of `sin`, `cos`, `sqrt` (-O0) and f32 division (every level), as IR,
+//! for the interpreter's model.
 //!
 //! At -O2 the mandatory rules (`agxc_backend_agx::target::rules`) put these expansions into the
 //! IR the binary is compiled from, so the model evaluates what the G13 runs. At -O0 the lifted
@@ -9,6 +10,7 @@
 //! G13 and 0.476 exactly; both are valid Vulkan, which bounds the error only on `[-pi, pi]`), so
 //! the -O0 model runs on the lifted IR with the same expansions, operation for operation.
 
+use agxc_backend_agx::target::cmpsel::FCMPSEL_EQ;
 use agxc_backend_agx::target::ops::{RSQRT_SPECIAL, SIN_PT_1, SIN_PT_2};
 use agxc_egraph::ir::{Const, CustomOp, Function, Inst, InstData, InstFlags, Op, PureOp, Type};
 use agxc_egraph::ir::{Value, ValueDef};
@@ -31,8 +33,34 @@ fn emit(f: &mut Function, insts: &mut Vec<Inst>, op: Op, args: &[Value], ty: Typ
     v
 }
 
+/// The f32 `a / b` instruction selection emits (`isel/float.rs`, `divide_float`): the
+/// reciprocal refined by one Newton-Raphson step, the quotient, one residual correction, and
+/// the selects that keep the estimate where the correction is NaN or the estimate a zero. It
+/// is correctly rounded except where the G13 flushes a denormal residual (a dividend below
+/// about 2^-100: `3.85e-34 / -3.67` is one ulp off), which Vulkan's 2.5-ulp bound allows and
+/// a bit-exact case output would otherwise report. Returns the last instruction's operation
+/// and operands; the others are appended to `insts`.
+fn divide(f: &mut Function, insts: &mut Vec<Inst>, a: Value, b: Value) -> (Op, Vec<Value>) {
+    let pure = |op| Op::Pure(op);
+    let sel = Op::Custom(CustomOp::new(&FCMPSEL_EQ));
+    let t = Type::F32;
+    let one = emit(f, insts, Op::Const(Const::f32(1.0)), &[], t);
+    let neg_zero = emit(f, insts, Op::Const(Const::f32(-0.0)), &[], t);
+    let u = emit(f, insts, pure(PureOp::Rcp), &[b], t);
+    let nb = emit(f, insts, pure(PureOp::Fneg), &[b], t);
+    let e = emit(f, insts, pure(PureOp::Fma), &[nb, u, one], t);
+    let refined = emit(f, insts, pure(PureOp::Fma), &[e, u, u], t);
+    let r = emit(f, insts, sel, &[refined, refined, refined, u], t);
+    let q = emit(f, insts, pure(PureOp::Fmul), &[a, r], t);
+    let rem = emit(f, insts, pure(PureOp::Fma), &[nb, q, a], t);
+    let corrected = emit(f, insts, pure(PureOp::Fma), &[rem, r, q], t);
+    let checked = emit(f, insts, sel, &[corrected, corrected, corrected, q], t);
+    (sel, vec![q, neg_zero, q, checked])
+}
+
 /// `func` with every `sin`, `cos` (f32 and f16) and `sqrt` replaced by the sequence
-/// instruction selection emits for it; everything else is unchanged.
+/// instruction selection emits for it, and every f32 division by [`divide`]'s; everything
+/// else is unchanged.
 pub fn expand_like_isel(func: &Function) -> Function {
     let mut f = func.clone();
     let blocks: Vec<_> = f.blocks.keys().collect();
@@ -41,6 +69,18 @@ pub fn expand_like_isel(func: &Function) -> Function {
         let mut insts = Vec::with_capacity(old.len());
         for inst in old {
             let data = &f.insts[inst];
+            if let (Op::Pure(PureOp::Fdiv), &[a, b], &[r]) =
+                (data.op, &data.args[..], &data.results[..])
+            {
+                if f.value_type(r) == Type::F32 {
+                    let (op, args) = divide(&mut f, &mut insts, a, b);
+                    let data = &mut f.insts[inst];
+                    data.op = op;
+                    data.args = args.as_slice().into();
+                }
+                insts.push(inst);
+                continue;
+            }
             let (Op::Pure(p @ (PureOp::Sin | PureOp::Cos | PureOp::Sqrt)), &[x], &[r]) =
                 (data.op, &data.args[..], &data.results[..])
             else {
