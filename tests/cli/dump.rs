@@ -37,7 +37,7 @@ fn dump_prints_the_named_passes_in_pipeline_order_and_deterministically() {
     // over virtual registers; after regalloc: physical registers.
     let after = |pass: &str| {
         let start = err.find(&format!("; after {pass}\n")).unwrap();
-        let rest = &err[start + pass.len() + 8..];
+        let rest = &err[start + "; after ".len() + pass.len() + 1..];
         rest[..rest.find("; after ").unwrap_or(rest.len())].to_owned()
     };
     assert!(after("elaborate").starts_with("function @main"), "{err}");
