@@ -22,12 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use agxc::backend_agx::sim;
-use agxc::backend_agx::target::G13Target;
-use agxc::backend_agx::{Binary, CompileOptions};
+use agxc::backend_agx::Binary;
 use agxc::egraph::ir::{Binding, Function};
-use agxc::egraph::opt::{optimize, OptOptions};
-use agxc::{compile, OptLevel, Options};
+use agxc::sim;
+use agxc::{compile, compile_function, OptLevel, Options};
 use agxc_tests::corpus::{compare_outputs, Case, OutputKey, Outputs};
 use agxc_tests::run::{prepare, Language, Launch, LaunchStage};
 
@@ -171,17 +169,15 @@ fn target_bytes(targets: &Targets, pixels: usize, location: u32, clear: [f32; 4]
 }
 
 fn binary_at(func: &Function, level: OptLevel) -> Result<Binary, RunFailure> {
-    let optimized;
-    let to_compile = match level {
-        OptLevel::O0 => func,
-        OptLevel::O2 => {
-            optimized = optimize(func, &G13Target::new(), &OptOptions::default())
-                .map_err(|e| RunFailure::Optimize(e.to_string()))?;
-            &optimized.func
-        }
+    let options = Options {
+        opt_level: level,
+        ..Options::default()
     };
-    agxc::backend_agx::compile(to_compile, &CompileOptions::default())
-        .map_err(|e| RunFailure::Backend(e.to_string()))
+    match compile_function(func, &options) {
+        Ok(c) => Ok(c.binary),
+        Err(agxc::Error::Optimize(e)) => Err(RunFailure::Optimize(e.to_string())),
+        Err(e) => Err(RunFailure::Backend(e.to_string())),
+    }
 }
 
 fn simulate(

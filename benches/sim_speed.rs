@@ -34,8 +34,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use agxc::backend_agx::sim::{self, SimOptions};
 use agxc::backend_agx::Binary;
+use agxc::sim::{self, SimOptions};
 use agxc_tests::corpus::{corpus_dir, load_corpus, Case};
 use agxc_tests::lavapipe::Lavapipe;
 use agxc_tests::run::{prepare, Language, LaunchStage, Prepared};

@@ -1,19 +1,20 @@
-//! The compile pipeline: lift, verify, optimize (at `-O2`), compile for the G13.
+//! The compile entry points: [`compile`] (a source), [`compile_function`] (graph IR),
+//! [`optimize`] and [`lift`] (stopping earlier). All run [`crate::pipeline::PIPELINE`].
 
-use std::time::Instant;
+use std::sync::OnceLock;
 
 use agxc_backend_agx::target::G13Target;
-use agxc_backend_agx::{Binary, CompileOptions};
+use agxc_backend_agx::{Binary, CompileOptions, PassDump};
 use agxc_egraph::ir::{parse_function, verify, Function, OpRegistry};
-use agxc_egraph::opt::{self, DumpOptions, OptOptions, Report};
+use agxc_egraph::opt::{self, DumpOptions, OptOptions, OptRun, Report};
 use agxc_frontend::{spirv, tgsi};
-use tracing::info;
 
 use crate::error::Error;
+use crate::pipeline::{DumpPasses, Runner, Stage, PIPELINE};
 use crate::source::SourceKind;
 
 /// How hard to optimize.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum OptLevel {
     /// No equality saturation: the lifted IR goes straight to the backend.
     O0,
@@ -22,8 +23,23 @@ pub enum OptLevel {
     O2,
 }
 
+impl std::fmt::Display for OptLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OptLevel::O0 => "-O0",
+            OptLevel::O2 => "-O2",
+        })
+    }
+}
+
+impl OptLevel {
+    /// Both levels, in order.
+    pub const ALL: [OptLevel; 2] = [OptLevel::O0, OptLevel::O2];
+}
+
 /// Which debugging dumps to produce (the IR before and after optimization, the rule report and
-/// the disassembly are always kept: they cost nothing extra).
+/// the disassembly are always kept: they cost nothing extra; the code after any pass comes
+/// from [`Options::dump`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DumpRequest {
     /// The saturated e-graph as Graphviz DOT, extracted nodes marked.
@@ -33,8 +49,6 @@ pub struct DumpRequest {
     /// The saturated e-graph as an interactive HTML page (every e-class, extracted e-nodes
     /// marked, costs, the rules that merged each class, the optimizer's report).
     pub egraph_html: bool,
-    /// The machine code after each backend pass.
-    pub backend_passes: bool,
     /// The IR after each control-flow pass of the optimizer (`agxc_egraph::passes`).
     pub ir_passes: bool,
 }
@@ -52,6 +66,9 @@ pub struct Options {
     pub tgsi_const0_push: bool,
     /// Requested dumps.
     pub dumps: DumpRequest,
+    /// The passes whose output is printed to stderr and kept in [`Compiled::pass_dumps`]
+    /// (when none: those `AGXC_DUMP` names; see [`crate::pipeline`]).
+    pub dump: DumpPasses,
     /// Backend settings.
     pub backend: CompileOptions,
 }
@@ -59,8 +76,8 @@ pub struct Options {
 /// A compiled shader and everything learned on the way.
 #[derive(Debug)]
 pub struct Compiled {
-    /// What the input was.
-    pub source_kind: SourceKind,
+    /// What the input was (`None` from [`compile_function`]).
+    pub source_kind: Option<SourceKind>,
     /// The lifted IR, before optimization.
     pub ir: Function,
     /// The IR after optimization (`None` at `-O0`).
@@ -73,6 +90,8 @@ pub struct Compiled {
     pub egraph_svg: Option<Result<String, String>>,
     /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
     pub ir_passes: Vec<(String, String)>,
+    /// The code after each pass [`Options::dump`] (or `AGXC_DUMP`) selected, in order.
+    pub pass_dumps: Vec<PassDump>,
     /// The G13 binary with metadata, statistics and disassembly.
     pub binary: Binary,
 }
@@ -131,6 +150,8 @@ pub struct Optimized {
     pub egraph_svg: Option<Result<String, String>>,
     /// The IR after each control-flow pass, (pass name, text) in order, when asked for.
     pub ir_passes: Vec<(String, String)>,
+    /// The code after each pass [`Options::dump`] (or `AGXC_DUMP`) selected, in order.
+    pub pass_dumps: Vec<PassDump>,
     /// The e-graph viewer's HTML page, when asked for.
     pub egraph_html: Option<String>,
 }
@@ -138,84 +159,170 @@ pub struct Optimized {
 /// Lifts a shader and optimizes it at `-O2`, stopping before the backend (so IR dumps work for
 /// shaders the G13 backend refuses, such as geometry shaders).
 pub fn optimize(source: &[u8], opts: &Options) -> Result<Optimized, Error> {
-    let start = Instant::now();
-    let (source_kind, ir) = lift(source, opts)?;
-    info!(kind = %source_kind, insts = ir.inst_count(), elapsed = ?start.elapsed(), "lifted");
-
-    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes, egraph_html) = match opts.opt_level
-    {
-        OptLevel::O0 => (None, None, None, None, Vec::new(), None),
-        OptLevel::O2 => {
-            let target = G13Target::new();
-            let optimized = opt::optimize(
-                &ir,
-                &target,
-                &OptOptions {
-                    limits: opts.limits,
-                    dump: DumpOptions {
-                        dot: opts.dumps.egraph_dot,
-                        svg: opts.dumps.egraph_svg,
-                        html: opts.dumps.egraph_html,
-                        passes: opts.dumps.ir_passes,
-                        ..DumpOptions::default()
-                    },
-                    ..OptOptions::default()
-                },
-            )?;
-            info!(elapsed = ?start.elapsed(), "optimized: {}", optimized.report.stop_reason);
-            let svg = optimized.dumps.svg.map(|r| r.map_err(|e| e.to_string()));
-            (
-                Some(optimized.func),
-                Some(optimized.report),
-                optimized.dumps.dot,
-                svg,
-                optimized.dumps.passes,
-                optimized.dumps.html,
-            )
-        }
-    };
+    let mut run = run_pipeline(Input::Source(source), opts, false)?;
+    let source_kind = run.source_kind.ok_or(Error::Incomplete)?;
+    let egraph_html = run.optimized.as_mut().and_then(|o| o.dumps.html.take());
+    let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes) = run.optimized();
     Ok(Optimized {
         source_kind,
-        ir,
+        ir: run.ir,
         ir_opt,
         opt_report,
         egraph_dot,
         egraph_svg,
         ir_passes,
+        pass_dumps: run.dumps,
         egraph_html,
     })
 }
 
 /// Compiles a shader (SPIR-V bytes, TGSI text or graph-IR text) for the G13.
 pub fn compile(source: &[u8], opts: &Options) -> Result<Compiled, Error> {
-    let start = Instant::now();
-    let Optimized {
+    run_pipeline(Input::Source(source), opts, true)?.compiled()
+}
+
+/// Compiles a graph-IR function for the G13: the pipeline from `verify` on ([`compile`] without
+/// the front end, so `opts.entry` and `opts.tgsi_const0_push` do not apply).
+pub fn compile_function(func: &Function, opts: &Options) -> Result<Compiled, Error> {
+    run_pipeline(Input::Function(func), opts, true)?.compiled()
+}
+
+/// Where a run of the pipeline starts.
+enum Input<'a> {
+    Source(&'a [u8]),
+    Function(&'a Function),
+}
+
+/// What a run of the pipeline produced.
+struct Run {
+    source_kind: Option<SourceKind>,
+    ir: Function,
+    optimized: Option<opt::Optimized>,
+    binary: Option<Binary>,
+    dumps: Vec<PassDump>,
+}
+
+type OptParts = (
+    Option<Function>,
+    Option<Report>,
+    Option<String>,
+    Option<Result<String, String>>,
+    Vec<(String, String)>,
+);
+
+impl Run {
+    fn optimized(&mut self) -> OptParts {
+        match self.optimized.take() {
+            None => (None, None, None, None, Vec::new()),
+            Some(o) => (
+                Some(o.func),
+                Some(o.report),
+                o.dumps.dot,
+                o.dumps.svg.map(|r| r.map_err(|e| e.to_string())),
+                o.dumps.passes,
+            ),
+        }
+    }
+
+    fn compiled(mut self) -> Result<Compiled, Error> {
+        let binary = self.binary.take().ok_or(Error::Incomplete)?;
+        let (ir_opt, opt_report, egraph_dot, egraph_svg, ir_passes) = self.optimized();
+        Ok(Compiled {
+            source_kind: self.source_kind,
+            ir: self.ir,
+            ir_opt,
+            opt_report,
+            egraph_dot,
+            egraph_svg,
+            ir_passes,
+            pass_dumps: self.dumps,
+            binary,
+        })
+    }
+}
+
+/// The G13 target: its rule set is built once per process (it is the same every time).
+fn g13_target() -> &'static G13Target {
+    static TARGET: OnceLock<G13Target> = OnceLock::new();
+    TARGET.get_or_init(G13Target::new)
+}
+
+/// Runs [`PIPELINE`] from `input`, through the backend if `backend`.
+fn run_pipeline(input: Input<'_>, opts: &Options, backend: bool) -> Result<Run, Error> {
+    let mut runner = Runner::new(&opts.dump)?;
+    let opt_opts = OptOptions {
+        limits: opts.limits,
+        dump: DumpOptions {
+            dot: opts.dumps.egraph_dot,
+            svg: opts.dumps.egraph_svg,
+            html: opts.dumps.egraph_html,
+            passes: opts.dumps.ir_passes,
+            ..DumpOptions::default()
+        },
+        ..OptOptions::default()
+    };
+    let (mut source_kind, mut ir) = (None, None);
+    if let Input::Function(func) = input {
+        ir = Some(func.clone());
+    }
+    let mut optimized = None;
+    let mut binary = None;
+    for stage in PIPELINE {
+        match (*stage, &input) {
+            (Stage::Lift, Input::Source(bytes)) => {
+                let mut lifted = None;
+                runner.pass(
+                    "lift",
+                    &mut lifted,
+                    |l| {
+                        *l = Some(lift(bytes, opts)?);
+                        Ok(())
+                    },
+                    |l| l.as_ref().map(|(_, f)| f.to_string()).unwrap_or_default(),
+                )?;
+                if let Some((kind, func)) = lifted {
+                    source_kind = Some(kind);
+                    ir = Some(func);
+                }
+            }
+            (Stage::Lift, Input::Function(_)) => {}
+            (Stage::Verify, _) => runner.verify(ir.as_ref().ok_or(Error::Incomplete)?)?,
+            (Stage::Optimizer(steps), _) => {
+                if opts.opt_level == OptLevel::O0 {
+                    continue;
+                }
+                let func = ir.as_ref().ok_or(Error::Incomplete)?;
+                let mut run = OptRun::new(func, g13_target(), &opt_opts)?;
+                for step in steps {
+                    runner.pass(step.name, &mut run, |r| Ok((step.run)(r)?), OptRun::listing)?;
+                }
+                let done = run.finish()?;
+                tracing::info!(
+                    stop = %done.report.stop_reason,
+                    insts = done.report.insts_after,
+                    "optimized"
+                );
+                optimized = Some(done);
+            }
+            (Stage::Backend(passes), _) => {
+                if !backend {
+                    break;
+                }
+                let func = match &optimized {
+                    Some(o) => &o.func,
+                    None => ir.as_ref().ok_or(Error::Incomplete)?,
+                };
+                let b = runner.backend(passes, func, &opts.backend)?;
+                tracing::info!(instructions = b.stats.instructions, "compiled");
+                binary = Some(b);
+            }
+        }
+    }
+    Ok(Run {
         source_kind,
-        ir,
-        ir_opt,
-        opt_report,
-        egraph_dot,
-        egraph_svg,
-        ir_passes,
-        ..
-    } = optimize(source, opts)?;
-    let to_compile = ir_opt.as_ref().unwrap_or(&ir);
-    let mut backend = opts.backend.clone();
-    backend.dump_passes |= opts.dumps.backend_passes;
-    let binary = agxc_backend_agx::compile(to_compile, &backend)?;
-    info!(
-        instructions = binary.stats.instructions,
-        elapsed = ?start.elapsed(),
-        "compiled"
-    );
-    Ok(Compiled {
-        source_kind,
-        ir,
-        ir_opt,
-        opt_report,
-        egraph_dot,
-        egraph_svg,
-        ir_passes,
+        ir: ir.ok_or(Error::Incomplete)?,
+        optimized,
         binary,
+        dumps: runner.dumps,
     })
 }

@@ -34,4 +34,16 @@ pub enum Error {
     /// The backend failed.
     #[error("backend: {0}")]
     Backend(#[from] agxc_backend_agx::BackendError),
+    /// `--dump` or `AGXC_DUMP` named a pass that does not exist.
+    #[error("no pass named `{name}` to dump (the passes: all, {known})")]
+    UnknownPass {
+        /// The name given.
+        name: String,
+        /// The pass names, in pipeline order.
+        known: String,
+    },
+    /// The pipeline ended before producing what was asked for (an agxc bug: the stage list in
+    /// `agxc::pipeline::PIPELINE` lost a stage).
+    #[error("internal error: the pipeline ended before producing its result")]
+    Incomplete,
 }

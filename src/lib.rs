@@ -3,10 +3,13 @@
 //!
 //! This crate is the public facade: one function, [`compile`], takes a shader (a SPIR-V binary,
 //! TGSI text or agxc graph-IR text, told apart by content) and returns a G13 binary with its
-//! metadata, statistics and whatever debugging dumps were asked for; [`lift`] and [`optimize`]
-//! stop earlier (before the optimizer, before the backend). The pieces it drives are
-//! re-exported for users who need more control. [`amber`] runs AmberScript test scripts through
-//! the compiler and the simulator.
+//! metadata, statistics and whatever debugging dumps were asked for; [`compile_function`] does
+//! the same from graph IR already in memory; [`lift`] and [`optimize`] stop earlier (before the
+//! optimizer, before the backend). All of them run [`pipeline::PIPELINE`], the one ordered list
+//! of named passes (`agxc compile --dump PASS,...` or `AGXC_DUMP` prints the code after any). The pieces it drives are
+//! re-exported for users who need more control. [`sim`] runs a compiled binary in the G13
+//! simulator with the interpreter's resource types; [`amber`] runs AmberScript test scripts
+//! through the compiler and the simulator.
 //!
 //! ```text
 //!  source ─► frontend (lift) ─► egraph::ir (verify) ─► egraph::opt (saturate, extract)
@@ -39,10 +42,16 @@
 pub mod amber;
 mod compile;
 mod error;
+pub mod pipeline;
+pub mod sim;
 mod source;
 
-pub use compile::{compile, lift, optimize, Compiled, DumpRequest, OptLevel, Optimized, Options};
+pub use agxc_backend_agx::PassDump;
+pub use compile::{
+    compile, compile_function, lift, optimize, Compiled, DumpRequest, OptLevel, Optimized, Options,
+};
 pub use error::Error;
+pub use pipeline::{pass_names, DumpPasses, PIPELINE};
 pub use source::{SourceKind, SPIRV_MAGIC};
 
 pub use agxc_backend_agx as backend_agx;

@@ -25,8 +25,9 @@
 //! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
 //! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
 //! the passes [`vectorize`], [`mir`], [`isel`], [`collect`], [`promote`], [`sched`], [`regalloc`], [`hints`],
-//! [`cflow`], [`waits`], [`emit`], the models [`latency`] and [`stats`], and [`sim`] (running a
-//! [`Binary`] in the simulator with the interpreter's resource types, for tests and tools).
+//! [`cflow`], [`waits`], [`emit`] (run in order by [`pipeline::PASSES`]), and the models
+//! [`latency`] and [`stats`]. Running a [`Binary`] in the simulator is the facade's
+//! (`agxc::sim`): the backend does not depend on the simulator.
 //!
 //! ```
 //! use agxc_backend_agx::{compile, CompileOptions};
@@ -62,10 +63,10 @@ pub mod isel;
 pub mod latency;
 pub mod mir;
 pub mod mopt;
+pub mod pipeline;
 pub mod promote;
 pub mod regalloc;
 pub mod sched;
-pub mod sim;
 pub mod stats;
 pub mod target;
 pub mod vectorize;
@@ -73,11 +74,11 @@ pub mod waits;
 
 use std::fmt;
 
-use agxc_egraph::ir::{verify, Function, Stage};
-use mir::MFunction;
+use agxc_egraph::ir::{Function, Stage};
 
 pub use abi::Abi;
 pub use error::BackendError;
+pub use pipeline::{Machine, MachinePass, PASSES};
 pub use stats::CodeStats;
 
 /// How to compile.
@@ -176,101 +177,18 @@ impl Binary {
     }
 }
 
-/// Schedules `m` for latency within its occupancy step and for register pressure, allocates
-/// both, and keeps the one with fewer spills, then fewer registers (ties: the latency one).
-/// Registers are what Mesa's shader-db compares and what occupancy follows; the pressure
-/// schedule costs waits and latency, so it is taken only when it saves registers.
-fn schedule_and_allocate(
-    m: MFunction,
-    limit: u32,
-) -> Result<(MFunction, regalloc::Allocation), BackendError> {
-    let mut latency_first = m.clone();
-    sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
-    let mut pressure_first = m;
-    sched::schedule_with(&mut pressure_first, sched::Policy::Pressure);
-    let a = regalloc::allocate(latency_first.clone(), limit)?;
-    if pressure_first.insts == latency_first.insts {
-        return Ok((latency_first, a));
-    }
-    match regalloc::allocate(pressure_first.clone(), limit) {
-        Ok(b) if (b.spilled, b.gpr_halves) < (a.spilled, a.gpr_halves) => Ok((pressure_first, b)),
-        _ => Ok((latency_first, a)),
-    }
-}
-
 /// Compiles a verified function for the G13.
 pub fn compile(func: &Function, opts: &CompileOptions) -> Result<Binary, BackendError> {
-    verify(func)?;
+    let mut machine = Machine::new(func, opts)?;
     let mut dumps = Vec::new();
-    let mut dump = |pass: &'static str, text: &dyn Fn() -> String| {
+    for pass in PASSES {
+        (pass.run)(&mut machine)?;
         if opts.dump_passes {
-            dumps.push(PassDump { pass, text: text() });
+            dumps.push(PassDump {
+                pass: pass.name,
+                text: machine.listing(),
+            });
         }
-    };
-    let mut vectorized = func.clone();
-    vectorize::merge_accesses(&mut vectorized);
-    let func = &vectorized;
-    let mut abi = Abi::for_function(func)?;
-    let mut m = isel::select(func, &abi)?;
-    dump("isel", &|| m.to_string());
-    collect::coalesce_runs(&mut m);
-    dump("collect", &|| m.to_string());
-    promote::promote_constants(&mut m, &mut abi);
-    dump("promote", &|| m.to_string());
-    mopt::optimize(&mut m, |pass, m| dump(pass, &|| m.to_string()));
-    let limit = opts.max_gpr_halves.min(256);
-    let mut alloc = if opts.schedule {
-        let (sched, alloc) = schedule_and_allocate(m, limit)?;
-        dump("sched", &|| sched.to_string());
-        alloc
-    } else {
-        regalloc::allocate(m, limit)?
-    };
-    dump("regalloc", &|| mir::Listing(&alloc.insts).to_string());
-    if opts.hints {
-        hints::assign(&mut alloc.insts);
-        dump("hints", &|| mir::Listing(&alloc.insts).to_string());
     }
-    let spill_instructions = regalloc::spill_instructions(&alloc.insts);
-    let loops = alloc
-        .insts
-        .iter()
-        .filter(|i| matches!(i, mir::MInst::Loop))
-        .count() as u32;
-    let lowered = cflow::lower(&alloc.insts, alloc.exec_stack);
-    let lowered = waits::insert(lowered);
-    let emitted = emit::emit(&lowered)?;
-    let disassembly = emitted.listing();
-    dump("emit", &|| disassembly.clone());
-    let count = |f: &dyn Fn(&isa::Instr<isa::PReg>) -> bool| {
-        emitted.instrs().filter(|i| f(i)).count() as u32
-    };
-    let stats = CodeStats {
-        instructions: emitted.items.len() as u32,
-        bytes: emitted.code.len() as u32,
-        estimated_cycles: stats::estimate_cycles(&emitted.items),
-        spilled_values: alloc.spilled,
-        spill_instructions,
-        spills: count(&|i| matches!(i, isa::Instr::StackStore(_))),
-        fills: count(&|i| matches!(i, isa::Instr::StackLoad(_))),
-        loops,
-        waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),
-        memory_loads: count(&|i| latency::is_async_load(i)),
-    };
-    let metadata = Metadata {
-        stage: func.stage,
-        gpr_halves: alloc.gpr_halves,
-        threads_per_core: regalloc::occupancy(alloc.gpr_halves),
-        stack_bytes: alloc.stack_bytes,
-        threadgroup_memory: func.shared_memory,
-        workgroup_size: func.modes.local_size,
-        abi,
-    };
-    Ok(Binary {
-        code: emitted.code,
-        metadata,
-        stats,
-        disassembly,
-        dumps,
-    })
+    machine.finish(dumps)
 }

@@ -4,8 +4,9 @@
 
 mod common;
 
+use agxc::sim;
 use agxc_backend_agx::abi::{Abi, UniformContent, UniformSlot, UNIFORM_WORDS};
-use agxc_backend_agx::{sim, CompileOptions};
+use agxc_backend_agx::CompileOptions;
 use agxc_egraph::interp::Resources;
 use agxc_egraph::ir::Binding;
 use common::{build, check_compute, parse, Out, Tol};

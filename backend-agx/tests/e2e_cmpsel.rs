@@ -15,7 +15,8 @@
 
 mod common;
 
-use agxc_backend_agx::{compile, sim, CompileOptions};
+use agxc::sim;
+use agxc_backend_agx::{compile, CompileOptions};
 use agxc_egraph::interp::{self, Limits, Resources};
 use agxc_egraph::ir::{
     AddressSpace, Binding, Builder, Builtin, Const, EffectOp, Function, MemAccess, PureOp, Stage,

@@ -164,7 +164,7 @@ fn check_image(f: &agxc_egraph::ir::Function, res: &Resources, image: Binding, w
         let func = at_level(f, level);
         let binary = build(&func, &Default::default());
         let mut got = res.clone();
-        agxc_backend_agx::sim::run_compute(&binary, &mut got, [1, 1, 1])
+        agxc::sim::run_compute(&binary, &mut got, [1, 1, 1])
             .unwrap_or_else(|e| panic!("{level:?}: simulator: {e}\n{}", binary.disassembly));
         let have = got.texture(image).map(|t| t.data().to_vec());
         assert_eq!(

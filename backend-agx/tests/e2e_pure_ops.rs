@@ -19,7 +19,8 @@
 
 mod common;
 
-use agxc_backend_agx::{compile, sim, BackendError, CompileOptions};
+use agxc::sim;
+use agxc_backend_agx::{compile, BackendError, CompileOptions};
 use agxc_egraph::interp::{self, Limits, Resources};
 use agxc_egraph::ir::{
     AddressSpace, Binding, Builder, Builtin, Class, Const, EffectOp, Function, MemAccess, PureOp,

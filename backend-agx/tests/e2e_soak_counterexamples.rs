@@ -216,7 +216,7 @@ fn a_partly_overwritten_nan_keeps_the_upper_half_of_a_nan() {
     for level in LEVELS {
         let binary = build(&at_level(&f, level), &Default::default());
         let mut got = res.clone();
-        if let Err(e) = agxc_backend_agx::sim::run_compute(&binary, &mut got, [1, 1, 1]) {
+        if let Err(e) = agxc::sim::run_compute(&binary, &mut got, [1, 1, 1]) {
             panic!("{level:?}: {e}\n{}", binary.disassembly);
         }
         let words = interp::bytes_u32(got.buffer_data(b(1)).unwrap_or(&[]));

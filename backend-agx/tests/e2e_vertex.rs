@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use agxc_backend_agx::sim;
+use agxc::sim;
 use agxc_egraph::interp::{self, Limits, Resources};
 use agxc_egraph::ir::{Binding, OutputSlot};
 use common::*;

@@ -4,8 +4,9 @@
 
 mod common;
 
+use agxc::sim;
 use agxc_backend_agx::abi::{PushRange, UniformContent};
-use agxc_backend_agx::{sim, Binary, CompileOptions};
+use agxc_backend_agx::{Binary, CompileOptions};
 use agxc_egraph::interp::{self, Limits, Resources};
 use agxc_egraph::ir::Binding;
 use common::{at_level, build, check_compute, parse, Level, Out, Tol};

@@ -5,7 +5,8 @@
 
 mod common;
 
-use agxc_backend_agx::{sim, CompileOptions};
+use agxc::sim;
+use agxc_backend_agx::CompileOptions;
 use agxc_egraph::interp::Resources;
 use agxc_egraph::ir::Binding;
 use common::{build, check_compute, parse, Out, Tol};

@@ -82,6 +82,8 @@
 //! linearised x fastest into SIMD-groups of 32; fragments in 2x2 quads, lanes `4k..4k+3` of a
 //! SIMD-group being quad `k` with pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), quads numbered
 //! row-major, pixels outside the grid running as helper threads whose outputs are dropped.
+//! The settings and varyings ([`config`]) sit below both the runtime and the executors, so the
+//! executors never import the runtime that drives them.
 //!
 //! # Runtime contract
 //! - Device memory is sparse: [`runtime::Simulator::alloc`] places buffers above 4 GiB with
@@ -185,6 +187,7 @@
 
 #![warn(missing_docs)]
 
+pub mod config;
 pub mod decode;
 pub mod disasm;
 pub mod encoding;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use agxc_backend_agx::sim::{self, SimOptions};
+use crate::sim::{self, SimOptions};
 use agxc_backend_agx::Binary;
 use agxc_egraph::interp::{FragmentGrid, Resources};
 use agxc_egraph::ir::Binding;

@@ -88,6 +88,15 @@ pub struct ShaderArgs {
     /// Optimization level: -O0 (none) or -O2 (equality saturation).
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "2"])]
     pub opt: String,
+    /// Print the code after these passes to stderr (`all`, or names from `lift`, `verify`,
+    /// the optimizer's and the backend's passes; an unknown name lists them). Default: the
+    /// `AGXC_DUMP` environment variable, read the same way.
+    #[arg(long, value_name = "PASS[,PASS]|all", value_parser = dump_passes)]
+    pub dump: Option<agxc::DumpPasses>,
+}
+
+fn dump_passes(text: &str) -> Result<agxc::DumpPasses, String> {
+    agxc::DumpPasses::parse(text).map_err(|e| e.to_string())
 }
 
 /// `agxc compile`.

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use agxc::backend_agx::sim::{self, SimError};
 use agxc::egraph::interp::Resources;
 use agxc::egraph::ir::{Binding, Stage};
+use agxc::sim::{self, SimError};
 use agxc::{compile, Compiled, OptLevel, Options, SourceKind};
 
 use super::resources::{self, ResourceError};
@@ -70,6 +70,7 @@ fn options(shader: &ShaderArgs, kind: Option<SourceKind>, push: bool) -> Options
             OptLevel::O2
         },
         tgsi_const0_push: push && kind == Some(SourceKind::Tgsi),
+        dump: shader.dump.clone().unwrap_or_default(),
         ..Options::default()
     }
 }
@@ -152,7 +153,8 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
 fn report(c: &Compiled) -> String {
     let mut out = format!(
         "source: {}\nIR instructions: {}",
-        c.source_kind,
+        c.source_kind
+            .map_or("graph IR (in memory)".into(), |k| k.to_string()),
         c.ir.inst_count()
     );
     if let Some(opt) = &c.ir_opt {

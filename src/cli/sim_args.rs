@@ -1,9 +1,9 @@
 //! `agxc run`'s simulator settings: limits that bound a run, the engine and host threads.
 
-use agxc::backend_agx::sim::SimOptions;
 use agxc::runtime_sim::runtime::{
     Engine, DEFAULT_MAX_GRID_THREADS, DEFAULT_MAX_INSTRUCTIONS, DEFAULT_STEP_LIMIT,
 };
+use agxc::sim::SimOptions;
 use clap::{Args, ValueEnum};
 
 /// The simulator's executor.

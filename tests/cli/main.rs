@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 mod amber;
 mod asm;
+mod dump;
 mod egraph_html;
 mod inputs;
 mod limits;

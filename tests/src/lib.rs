@@ -1,6 +1,7 @@
 //! Cross-crate tests for agxc: corpora, equivalence properties and oracle comparisons.
 pub mod corpus;
 pub mod equiv;
+pub mod filetest;
 pub mod fuzz;
 pub mod lavapipe;
 pub mod run;

@@ -2,8 +2,8 @@
 //! value-only `if` is one select, a fall-through switch is one compare per case without flags.
 //! Each is also run in the simulator.
 
+use agxc::sim;
 use agxc::{compile, Options};
-use agxc_backend_agx::sim;
 use agxc_egraph::interp::Resources;
 use agxc_egraph::ir::Binding;
 use rspirv::binary::Assemble;

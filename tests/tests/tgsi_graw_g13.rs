@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use agxc_backend_agx::{compile, sim};
+use agxc::sim;
 use agxc_egraph::interp::{
     self, f32_bytes, Filter, FloatMode, FragmentGrid, Limits, Resources, Sampler, Texture,
     TextureDesc, TextureFormat, Varying, Wrap,
@@ -251,11 +251,10 @@ fn graw_shaders_compile_for_the_g13_and_match_the_interpreter() {
             }
         };
         for level in OptLevel::ALL {
-            let g13 = G13::new(level);
-            let built = g13.lower(&func).map_err(|e| e.to_string()).and_then(|ir| {
-                let binary = compile(&ir, &g13.compile).map_err(|e| e.to_string())?;
-                Ok((ir.into_owned(), binary))
-            });
+            let built = G13::new(level)
+                .compile(&func)
+                .map(|c| (c.ir_opt.unwrap_or_else(|| func.clone()), c.binary))
+                .map_err(|e| e.to_string());
             let (ir, binary) = match built {
                 Ok(b) => b,
                 Err(e) => {

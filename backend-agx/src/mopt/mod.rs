@@ -3,8 +3,8 @@
 //!
 //! Instruction selection maps each IR operation to machine instructions one at a time and
 //! hands values between control-flow constructs through copies; the graph-IR optimizer never
-//! sees that code. These passes clean it up, in order (each is a named pass whose output is kept
-//! in the dumps when asked for):
+//! sees that code. These passes clean it up, in this order (each is an entry of the backend's
+//! pass list, [`crate::pipeline::PASSES`], whose output is kept in the dumps when asked for):
 //!
 //! | pass | module | does |
 //! |---|---|---|
@@ -25,38 +25,3 @@ pub mod cse;
 pub mod dce;
 pub mod flow;
 pub mod slots;
-
-use crate::mir::MFunction;
-
-/// What the optimizer did, pass by pass.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoptStats {
-    /// Instructions deleted as dead.
-    pub dead: u32,
-    /// Recomputations replaced by copies.
-    pub cse: u32,
-    /// Copies propagated into their readers.
-    pub propagated: u32,
-    /// Multiplies fused into adds.
-    pub combined: u32,
-    /// Copies removed by coalescing.
-    pub coalesced: u32,
-}
-
-/// Runs the machine-level passes over `m`, calling `dump(pass, m)` after each.
-pub fn optimize(m: &mut MFunction, mut dump: impl FnMut(&'static str, &MFunction)) -> MoptStats {
-    let mut stats = MoptStats {
-        dead: dce::remove_dead(m),
-        ..MoptStats::default()
-    };
-    dump("mopt-dce", m);
-    stats.cse = cse::eliminate(m);
-    dump("mopt-cse", m);
-    stats.propagated = copyprop::propagate(m);
-    dump("mopt-copyprop", m);
-    stats.combined = combine::combine(m);
-    dump("mopt-combine", m);
-    stats.coalesced = coalesce::coalesce(m);
-    dump("mopt-coalesce", m);
-    stats
-}

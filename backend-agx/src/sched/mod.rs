@@ -58,9 +58,9 @@
 //! orders: instruction selection can emit every texture sample or load of a shader before
 //! their uses (`sw_emboss`, `ubo_row_major`), and within the occupancy step the latency policy
 //! keeps that, using two to three times Mesa's registers. The compiler schedules both ways,
-//! allocates both and keeps the one with fewer registers (`schedule_and_allocate` in the
-//! crate root): registers are what the shader-db comparison with Mesa counts, and what
-//! occupancy follows once a shader leaves the first step.
+//! allocates both and keeps the one with fewer registers (`schedule_and_allocate` in
+//! `crate::pipeline`, the `sched` pass): registers are what the shader-db comparison with Mesa
+//! counts, and what occupancy follows once a shader leaves the first step.
 //!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its

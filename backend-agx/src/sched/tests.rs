@@ -341,7 +341,7 @@ fn compilation_keeps_the_schedule_with_fewer_registers() {
         };
         let (latency, latency_halves) = scheduled(Policy::Occupancy);
         let (pressure, pressure_halves) = scheduled(Policy::Pressure);
-        let (kept, a) = crate::schedule_and_allocate(m.clone(), 256).expect("allocates");
+        let (kept, a) = crate::pipeline::schedule_and_allocate(m.clone(), 256).expect("allocates");
         assert_eq!(a.gpr_halves, latency_halves.min(pressure_halves));
         let expected = if pressure_halves < latency_halves {
             pressure

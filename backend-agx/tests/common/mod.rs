@@ -12,8 +12,9 @@ pub mod fixtures;
 
 use std::collections::BTreeMap;
 
+use agxc::sim;
 use agxc_backend_agx::target::G13Target;
-use agxc_backend_agx::{compile, sim, Binary, CompileOptions};
+use agxc_backend_agx::{compile, Binary, CompileOptions};
 use agxc_egraph::interp::{self, FragmentGrid, Limits, Resources};
 use agxc_egraph::ir::{parse_function, Binding, Function};
 use agxc_egraph::opt::{optimize, OptOptions};

@@ -22,6 +22,8 @@
 //!   baseline).
 //! - [`elaborate`]: placement (dominating all uses, loop invariants hoisted, sinking into `if`
 //!   arms) and emission.
+//! - [`steps`]: the optimizer as one ordered list of named steps, which [`optimize`] runs (and
+//!   the facade's pipeline runs with dumps and timing spans);
 //! - the control-flow passes ([`crate::passes`]) run before saturation and on its result, and a
 //!   second round of saturation follows when they changed that result;
 //! - [`target`]: what a backend provides; [`dump`]: DOT/SVG dumps and explanations; [`html`]: the
@@ -75,6 +77,7 @@ pub mod rules;
 pub mod runner;
 pub mod skeleton;
 pub mod soundness;
+pub mod steps;
 pub mod synth;
 pub mod target;
 pub mod term;
@@ -88,13 +91,12 @@ pub use cost::OpCost;
 pub use language::{Kind, Node};
 pub use rules::{Rule, RuleSpec, Tolerance};
 pub use runner::{Limits, Report, StopReason};
+pub use steps::{OptRun, OptStep, STEPS};
 pub use target::{GenericTarget, Target};
 
-use crate::ir::{verify, Function, Op, Value, ValueDef, VerifyErrors};
-use crate::passes;
+use crate::ir::{Function, Op, Value, ValueDef, VerifyErrors};
 use egg::{Id, RecExpr};
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Which extractor to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -186,6 +188,9 @@ pub enum OptError {
     /// The input could not be put into the e-graph.
     #[error("optimizer input: {0}")]
     Lower(#[from] to_egraph::LowerError),
+    /// A step ran before the one it needs (a bug in a caller's use of [`STEPS`]).
+    #[error("optimizer step `{0}` ran out of order (see agxc_egraph::opt::STEPS)")]
+    OutOfOrder(&'static str),
 }
 
 /// Optimizes `func` for `target`: the control-flow passes before saturation, saturation,
@@ -196,134 +201,11 @@ pub fn optimize(
     target: &dyn Target,
     opts: &OptOptions,
 ) -> Result<Optimized, OptError> {
-    verify(func).map_err(OptError::InvalidInput)?;
-    let mut log = Vec::new();
-    let mut pass_dumps = Vec::new();
-    let want_dumps = opts.dump.passes;
-    let mut pre = func.clone();
-    let mut pass_fallback = None;
-    if let Err(e) = passes::run(
-        &mut pre,
-        passes::PRE_SATURATION,
-        target,
-        &mut log,
-        want_dumps.then_some(&mut pass_dumps),
-    ) {
-        pass_fallback = Some(e.to_string());
-        pre = func.clone();
+    let mut run = OptRun::new(func, target, opts)?;
+    for step in STEPS {
+        (step.run)(&mut run)?;
     }
-    let mut first = saturate_round(&pre, target, opts)?;
-    first.report.insts_before = func.inst_count();
-    let mut post = first.func.clone();
-    let post_changed = match passes::run(
-        &mut post,
-        passes::POST_SATURATION,
-        target,
-        &mut log,
-        want_dumps.then_some(&mut pass_dumps),
-    ) {
-        Ok(changed) => changed,
-        Err(e) => {
-            pass_fallback.get_or_insert(e.to_string());
-            false
-        }
-    };
-    let mut out = if post_changed {
-        let mut second = saturate_round(&post, target, opts)?;
-        first.report.absorb(second.report);
-        // Explanations are about the input's values, which only the first round knows.
-        second.dumps.explanations = first.dumps.explanations;
-        Optimized {
-            func: second.func,
-            report: first.report,
-            dumps: second.dumps,
-        }
-    } else {
-        first
-    };
-    out.report.passes = log;
-    if out.report.fallback.is_none() {
-        out.report.fallback = pass_fallback;
-    }
-    out.dumps.passes = pass_dumps;
-    if let Some(view) = out.dumps.view.take() {
-        out.dumps.html = Some(html::page(&view, &out.report));
-    }
-    Ok(out)
-}
-
-/// One round: saturate, extract, elaborate (keeping `func` if elaboration fails).
-fn saturate_round(
-    func: &Function,
-    target: &dyn Target,
-    opts: &OptOptions,
-) -> Result<Optimized, OptError> {
-    let mut egraph = EGraph::new(FactAnalysis::default());
-    if !opts.dump.explain.is_empty() || opts.dump.html {
-        egraph = egraph.with_explanations_enabled();
-    }
-    let mut lowered = to_egraph::lower(func, &mut egraph)?;
-    clock::EggClock::new().run(|| egraph.rebuild());
-    let (mut egraph, mut report) = runner::saturate(egraph, target.rules(), &opts.limits);
-    report.insts_before = func.inst_count();
-
-    let start = Instant::now();
-    let find = |id| egraph.find(id);
-    lowered.skeleton.canonicalize(find);
-    let roots = lowered.skeleton.roots();
-    let cost = |n: &Node, f: &Facts| cost::extraction_cost(target.cost(n, f), n);
-    let ex = match opts.extractor {
-        ExtractorKind::Dag => extract::dag(&egraph, &roots, cost),
-        ExtractorKind::Tree => extract::tree(&egraph, &roots, cost),
-    };
-    report.extraction_time = start.elapsed().as_secs_f64();
-    report.cost = ex.dag_cost;
-    report.unavailable = ex
-        .unavailable
-        .iter()
-        .filter_map(|c| ex.choice.get(c).map(|n| n.to_string()))
-        .collect();
-
-    let start = Instant::now();
-    let relaxed = lowered.relaxed_classes(&egraph);
-    let out = match elaborate::elaborate(func, &lowered.skeleton, &egraph, &ex, &relaxed) {
-        Ok(f) => match verify(&f) {
-            Ok(()) => f,
-            Err(e) => {
-                report.fallback = Some(format!("the optimized function does not verify: {e}"));
-                func.clone()
-            }
-        },
-        Err(e) => {
-            report.fallback = Some(e.to_string());
-            func.clone()
-        }
-    };
-    report.elaboration_time = start.elapsed().as_secs_f64();
-    report.insts_after = out.inst_count();
-
-    let mut dumps = Dumps::default();
-    if opts.dump.dot || opts.dump.svg {
-        let text = dump::dot(&egraph, &roots, &ex.choice, opts.dump.max_dot_nodes);
-        if opts.dump.svg {
-            dumps.svg = Some(dump::svg(&text));
-        }
-        if opts.dump.dot {
-            dumps.dot = Some(text);
-        }
-    }
-    if opts.dump.html {
-        dumps.view = Some(html::View::build(&egraph, &roots, &ex.choice, target));
-    }
-    for &v in &opts.dump.explain {
-        let text = explain(func, &mut egraph, &lowered.classes, &ex.choice, v);
-        dumps.explanations.push((v, text));
-    }
-    Ok(Optimized {
-        func: out,
-        report,
-        dumps,
-    })
+    run.finish()
 }
 
 /// The input's computation of `v` as a term over leaves (how `to_egraph` put it in).
@@ -381,7 +263,7 @@ fn extracted_term(
     Some(expr.add(Node::new(node.kind, &kids?)))
 }
 
-fn explain(
+pub(super) fn explain(
     func: &Function,
     egraph: &mut EGraph,
     classes: &HashMap<Value, Id>,

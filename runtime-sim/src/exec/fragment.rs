@@ -2,7 +2,7 @@
 //! target values) and `sample_mask` (discard).
 //!
 //! - `ld_var` (document: `TODO()`): varying slot `index` is the runtime's
-//!   [`crate::runtime::Varying`] number `index`; component `j` of `mask` (x, y, z, w) is its plane
+//!   [`crate::config::Varying`] number `index`; component `j` of `mask` (x, y, z, w) is its plane
 //!   `j`, evaluated at the pixel centre as f32 operations in this order:
 //!   `(base + ddx * (x + 0.5)) + ddy * (y + 0.5)` (flat slots: `base`). The values go to
 //!   consecutive destination registers, f32 for 32-bit ones, f16 (rounded to nearest even) for
@@ -21,11 +21,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use super::operand::Lanes;
 use super::{Machine, SimdGroup};
+use crate::config::Varying;
 use crate::decode::inst::{Decoded, Inst, MemFormat};
 use crate::error::ExecErrorKind;
 use crate::float::{f16_source, f64_to_f16};
 use crate::formats::{float_to_reg, store_element};
-use crate::runtime::Varying;
 
 /// A render target being shaded: RGBA f32, row-major, `(x, y)` at `y * width + x`.
 #[derive(Debug, Clone, PartialEq)]

@@ -29,12 +29,12 @@ pub use sr::special_register_name;
 
 use std::collections::BTreeMap;
 
+use crate::config::Config;
 use crate::decode::inst::{Decoded, Inst};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::memory::DeviceMemory;
 use crate::program::{Program, Stage};
 use crate::regfile::RegFile;
-use crate::runtime::Config;
 use crate::stats::Stats;
 use crate::texture::{SamplerDescriptor, TextureDescriptor};
 use crate::timing::Timing;
@@ -200,8 +200,8 @@ impl Machine<'_> {
         scratch: &mut Scratch,
     ) -> Result<(), ExecError> {
         match self.config.engine {
-            crate::runtime::Engine::Reference => self.run(g, tg),
-            crate::runtime::Engine::Fast => crate::fast::run(self, g, tg, &mut scratch.fast),
+            crate::config::Engine::Reference => self.run(g, tg),
+            crate::config::Engine::Fast => crate::fast::run(self, g, tg, &mut scratch.fast),
         }
     }
 

@@ -14,12 +14,10 @@ use crate::equiv::bounds::{shadow_run, Coverage, Layout, ShadowRun};
 use crate::equiv::case::Case;
 use crate::equiv::compare::{compare, Mismatch};
 use crate::equiv::model::ErrorModel;
-use agxc_backend_agx::target::G13Target;
-use agxc_backend_agx::{compile, CompileOptions};
+pub use agxc::OptLevel;
 use agxc_egraph::ir::arbitrary::{INVOCATION_BYTES, OUTPUT};
 use agxc_egraph::ir::Function;
 use agxc_egraph::opt::{optimize, OptOptions, Target};
-use std::sync::OnceLock;
 
 /// What is checked against the reference.
 #[derive(Clone, Copy)]
@@ -33,15 +31,6 @@ pub enum Property<'t> {
     },
     /// Property (2): the G13 backend and simulator at this optimization level.
     Backend(OptLevel),
-}
-
-/// The backend's optimization levels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptLevel {
-    /// No optimizer: the function as generated goes to instruction selection.
-    O0,
-    /// The optimizer with the G13 target first.
-    O2,
 }
 
 impl Property<'_> {
@@ -116,11 +105,6 @@ const LAYOUT: Layout = Layout {
     invocation_bytes: INVOCATION_BYTES as usize,
 };
 
-fn g13_target() -> &'static G13Target {
-    static TARGET: OnceLock<G13Target> = OnceLock::new();
-    TARGET.get_or_init(G13Target::new)
-}
-
 /// The reference output and the shadow run, or why the case cannot be checked.
 fn reference(case: &Case, func: &Function, model: &ErrorModel) -> Result<ShadowRun, String> {
     let expected = case
@@ -177,49 +161,60 @@ pub fn check_function(
         f.what = what;
         Outcome::Fail(Box::new(f))
     };
-    let target: Option<&dyn Target> = match property {
-        Property::Optimizer { target, .. } => Some(target),
-        Property::Backend(OptLevel::O2) => Some(g13_target()),
-        Property::Backend(OptLevel::O0) => None,
-    };
     let mut fallback = false;
-    let to_run = match target {
-        Some(target) => {
+    let got = match property {
+        Property::Optimizer { target, .. } => {
             let mut opts = OptOptions::default();
             opts.dump.dot = dumps;
-            match optimize(&func, target, &opts) {
-                Ok(out) => {
-                    fallback = out.report.fallback.is_some();
-                    failure.optimized = Some(out.func.clone());
-                    failure.opt_report = Some(out.report.to_string());
-                    failure.dot = out.dumps.dot;
-                    out.func
-                }
+            let out = match optimize(&func, target, &opts) {
+                Ok(out) => out,
                 Err(e) => return fail(failure, format!("the optimizer failed: {e}")),
+            };
+            fallback = out.report.fallback.is_some();
+            failure.optimized = Some(out.func.clone());
+            failure.opt_report = Some(out.report.to_string());
+            failure.dot = out.dumps.dot;
+            match case.interpret(&out.func) {
+                Ok(out) => out,
+                Err(e) => {
+                    return fail(
+                        failure,
+                        format!("the optimized program fails in the interpreter: {e}"),
+                    )
+                }
             }
         }
-        None => func.clone(),
-    };
-    let got = match property {
-        Property::Optimizer { .. } => match case.interpret(&to_run) {
-            Ok(out) => out,
-            Err(e) => {
-                return fail(
-                    failure,
-                    format!("the optimized program fails in the interpreter: {e}"),
-                )
-            }
-        },
-        Property::Backend(_) => {
-            let binary = match compile(&to_run, &CompileOptions::default()) {
-                Ok(b) => b,
-                Err(e) => return fail(failure, format!("the backend failed: {e}")),
+        Property::Backend(level) => {
+            let options = agxc::Options {
+                opt_level: level,
+                dumps: agxc::DumpRequest {
+                    egraph_dot: dumps,
+                    ..agxc::DumpRequest::default()
+                },
+                ..agxc::Options::default()
             };
+            let compiled = match agxc::compile_function(&func, &options) {
+                Ok(c) => c,
+                Err(agxc::Error::Optimize(e)) => {
+                    return fail(failure, format!("the optimizer failed: {e}"))
+                }
+                Err(agxc::Error::Backend(e)) => {
+                    return fail(failure, format!("the backend failed: {e}"))
+                }
+                Err(e) => return fail(failure, format!("the pipeline failed: {e}")),
+            };
+            if let Some(report) = &compiled.opt_report {
+                fallback = report.fallback.is_some();
+                failure.opt_report = Some(report.to_string());
+            }
+            failure.optimized = compiled.ir_opt;
+            failure.dot = compiled.egraph_dot;
+            let binary = compiled.binary;
             failure.disassembly = Some(binary.disassembly.clone());
             let mut res = case.resources();
             // Every simulator mode (engines, host threads) must agree byte for byte.
-            let opts = agxc_backend_agx::sim::SimOptions::default();
-            if let Err(e) = agxc_backend_agx::sim::crosscheck::run_compute_cross_checked(
+            let opts = agxc::sim::SimOptions::default();
+            if let Err(e) = agxc::sim::crosscheck::run_compute_cross_checked(
                 &binary,
                 &mut res,
                 case.groups(),

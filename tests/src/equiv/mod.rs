@@ -5,7 +5,7 @@
 //! compute functions, their input buffers and a sampled texture); the reference is
 //! `agxc_egraph::interp`; the implementations under test are `agxc_egraph::opt::optimize`
 //! (with the generic target and with the G13 target) and `agxc_backend_agx::compile` run in
-//! the G13 simulator (`agxc_backend_agx::sim`).
+//! the G13 simulator (`agxc::sim`).
 //!
 //! ```text
 //!  seed ─► Case (Recipe + InputBuffer) ─► lower ─► Function ──► interpreter ──► expected

@@ -72,10 +72,9 @@ impl CorpusBuffers {
                     continue;
                 }
                 let levels = OptLevel::ALL.map(|level| {
-                    let g13 = G13::new(level);
-                    let ir = expand_like_isel(&*g13.lower(&prepared.func).ok()?);
-                    let binary = g13.compile(&prepared.func).ok()?;
-                    Some((ir, binary))
+                    let compiled = G13::new(level).compile(&prepared.func).ok()?;
+                    let ir = expand_like_isel(compiled.ir_opt.as_ref().unwrap_or(&prepared.func));
+                    Some((ir, compiled.binary))
                 });
                 cases.push(Entry {
                     name: case.name.clone(),

@@ -1,5 +1,5 @@
-//! The G13 executor: a lifted function compiled by `agxc_backend_agx` (at -O0 as lifted, at -O2
-//! after the e-graph optimizer with the G13 target) and run in the G13 simulator on the same
+//! The G13 executor: a lifted function compiled by the library's pipeline
+//! (`agxc::compile_function`: at -O0 as lifted, at -O2 after the e-graph optimizer) and run in the G13 simulator on the same
 //! [`Launch`] as the reference interpreter, so that its outputs compare with the same recordings
 //! and the same tolerances.
 //!
@@ -18,23 +18,20 @@
 //! Every simulator error is a failure of the run: decode and execution errors, the
 //! register-cache hint sanitizer and the wait checks (`agxc_runtime_sim::Error`), so a case
 //! that passes ran clean. Every binary runs in each simulator mode of
-//! `agxc_backend_agx::sim::crosscheck` (the fast engine on the default and on three host
+//! `agxc::sim::crosscheck` (the fast engine on the default and on three host
 //! threads, the reference engine on one), which must agree byte for byte, statistics included.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use agxc_backend_agx::sim::crosscheck::{run_compute_cross_checked, run_fragment_cross_checked};
-use agxc_backend_agx::sim::{SimError, SimOptions};
-use agxc_backend_agx::target::G13Target;
-use agxc_backend_agx::{compile, BackendError, Binary, CompileOptions};
+use agxc::sim::crosscheck::{run_compute_cross_checked, run_fragment_cross_checked};
+use agxc::sim::{SimError, SimOptions};
+use agxc::{compile_function, Compiled, OptLevel, Options};
+use agxc_backend_agx::Binary;
 use agxc_egraph::ir::{Binding, Function};
-use agxc_egraph::opt::{optimize, OptError, OptOptions};
 
 use super::corpus_run::{CorpusOptions, CorpusRun};
 use super::error::RunError;
@@ -45,85 +42,50 @@ use super::prepare::{prepare, Language};
 use super::report::{CaseReport, Outcome};
 use crate::corpus::{compare_outputs, load_corpus, Case, CorpusError, OutputKey, Outputs};
 
-/// The optimization level a case is compiled at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum OptLevel {
-    /// The lifted function as it is.
-    O0,
-    /// The lifted function optimized for the G13 target.
-    O2,
-}
-
-impl OptLevel {
-    /// Both levels, in order.
-    pub const ALL: [OptLevel; 2] = [OptLevel::O0, OptLevel::O2];
-}
-
-impl fmt::Display for OptLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            OptLevel::O0 => "-O0",
-            OptLevel::O2 => "-O2",
-        })
-    }
-}
-
 /// Why a G13 run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum G13Error {
-    /// The optimizer rejected the function (-O2 only).
-    #[error("optimizer: {0}")]
-    Optimize(#[from] OptError),
-    /// The backend could not compile it.
-    #[error("backend: {0}")]
-    Compile(#[from] BackendError),
+    /// The pipeline (optimizer or backend) rejected the function.
+    #[error("{0}")]
+    Compile(#[from] agxc::Error),
     /// The simulator stopped: a wrong binary (decode, execution, hint sanitizer, wait check)
     /// or a resource the run could not bind.
     #[error("simulator: {0}")]
     Simulate(#[from] SimError),
 }
 
-/// Compiles for the G13 and runs the simulator.
+/// Compiles for the G13 (the library's pipeline, [`agxc::compile_function`]) and runs the
+/// simulator.
 #[derive(Debug, Clone)]
 pub struct G13 {
-    /// Whether the function is optimized first.
-    pub level: OptLevel,
-    /// The backend's options.
-    pub compile: CompileOptions,
-    /// The optimizer's options (at -O2).
-    pub opt: OptOptions,
+    /// The pipeline's options: the level, the optimizer's limits, the backend's settings.
+    pub options: Options,
 }
 
 impl G13 {
-    /// The executor at `level` with the backend's and the optimizer's default options.
+    /// The executor at `level` with the pipeline's default options.
     pub fn new(level: OptLevel) -> G13 {
         G13 {
-            level,
-            compile: CompileOptions::default(),
-            opt: OptOptions::default(),
+            options: Options {
+                opt_level: level,
+                ..Options::default()
+            },
         }
     }
 
-    /// The IR this executor compiles `func` from: `func` itself at -O0, `func` optimized for
-    /// the G13 target at -O2.
-    pub fn lower<'f>(&self, func: &'f Function) -> Result<Cow<'f, Function>, G13Error> {
-        match self.level {
-            OptLevel::O0 => Ok(Cow::Borrowed(func)),
-            OptLevel::O2 => Ok(Cow::Owned(
-                optimize(func, &G13Target::new(), &self.opt)?.func,
-            )),
-        }
+    /// The optimization level.
+    pub fn level(&self) -> OptLevel {
+        self.options.opt_level
     }
 
-    /// The binary `func` compiles to at this executor's level.
-    pub fn compile(&self, func: &Function) -> Result<Binary, G13Error> {
-        let ir = self.lower(func)?;
-        Ok(compile(&ir, &self.compile)?)
+    /// `func` compiled at this executor's level: the binary and (at -O2) the optimized IR.
+    pub fn compile(&self, func: &Function) -> Result<Compiled, G13Error> {
+        Ok(compile_function(func, &self.options)?)
     }
 
     fn run(&self, func: &Function, launch: &Launch) -> Result<Outputs, G13Error> {
-        let binary = self.compile(func)?;
-        self.run_binary(&binary, launch)
+        let compiled = self.compile(func)?;
+        self.run_binary(&compiled.binary, launch)
     }
 
     /// Runs a binary compiled for `launch`'s stage in the simulator.
@@ -168,7 +130,7 @@ impl G13 {
 
 impl Executor for G13 {
     fn name(&self) -> &'static str {
-        match self.level {
+        match self.level() {
             OptLevel::O0 => "g13 -O0",
             OptLevel::O2 => "g13 -O2",
         }
@@ -393,35 +355,35 @@ fn g13_level(
     reference: &Result<Outputs, RunError>,
     dump: Option<&Path>,
 ) -> Result<LevelRun, RunError> {
-    let prefix = format!("g13{}", g13.level);
-    let ir = g13.lower(func).map_err(|e| g13.error(launch, e));
-    let binary = match &ir {
-        Ok(ir) => compile(ir, &g13.compile).map_err(|e| g13.error(launch, e.into())),
-        Err(e) => Err(repeat(e, &launch.case)),
-    };
+    let prefix = format!("g13{}", g13.level());
+    let compiled = g13.compile(func).map_err(|e| g13.error(launch, e));
     if let Some(dir) = dump {
-        let asm = match &binary {
-            Ok(b) => format!("{}\n{}", b.report(), b.disassembly),
+        let asm = match &compiled {
+            Ok(c) => format!("{}\n{}", c.binary.report(), c.binary.disassembly),
             Err(e) => e.to_string(),
         };
         write_dump(dir, &format!("{prefix}.asm"), asm.as_bytes());
-        if let (Ok(ir), OptLevel::O2) = (&ir, g13.level) {
+        if let Ok(Compiled {
+            ir_opt: Some(ir), ..
+        }) = &compiled
+        {
             write_dump(dir, &format!("{prefix}-ir.txt"), ir.to_string().as_bytes());
         }
     }
-    let (ir, binary) = (ir?, binary?);
+    let compiled = compiled?;
+    let (ir, binary) = (compiled.ir_opt.as_ref().unwrap_or(func), &compiled.binary);
     let actual = g13
-        .run_binary(&binary, launch)
+        .run_binary(binary, launch)
         .map_err(|e| g13.error(launch, e))?;
-    let g13_model = Interpreter::g13_model().execute(&ir, launch);
-    let oracle_model = match g13.level {
+    let g13_model = Interpreter::g13_model().execute(ir, launch);
+    let oracle_model = match g13.level() {
         OptLevel::O0 => clone_result(reference, &launch.case),
-        OptLevel::O2 => Interpreter::new().execute(&split_fused(&ir), launch),
+        OptLevel::O2 => Interpreter::new().execute(&split_fused(ir), launch),
     };
     if let Some(dir) = dump {
         dump_outputs(dir, &prefix, &actual);
         if let Ok(outputs) = &g13_model {
-            dump_outputs(dir, &format!("model{}", g13.level), outputs);
+            dump_outputs(dir, &format!("model{}", g13.level()), outputs);
         }
     }
     Ok(LevelRun {

@@ -24,7 +24,8 @@
 //! - [`run_case`] does one case end to end and returns a [`CaseReport`]; [`run_corpus`] runs
 //!   a corpus (filtered, dumped or redirected through [`CorpusOptions::from_env`]); [`judge`]
 //!   checks a run against an allow-list of [`KnownDifference`]s; [`Table`] prints the reports.
-//! - [`G13`]: the backend plus simulator as an executor, at -O0 or -O2; [`run_g13_corpus`]
+//! - [`G13`]: the library's pipeline (`agxc::compile_function`) plus the simulator as an
+//!   executor, at -O0 or -O2 (the library's [`OptLevel`]); [`run_g13_corpus`]
 //!   compares its runs with both the recordings and the interpreter, checking the G13's float
 //!   behaviours (denormals, contraction) against interpreter models ([`numerics`]).
 
@@ -40,10 +41,11 @@ mod texture;
 mod tgsi;
 mod verdict;
 
+pub use agxc::OptLevel;
 pub use corpus_run::{run_corpus, CorpusOptions, CorpusRun, CASES_ENV, CORPUS_ENV, DUMP_ENV};
 pub use error::RunError;
 pub use executor::{Executor, Interpreter};
-pub use g13::{run_g13_corpus, G13Error, G13LevelRun, OptLevel, G13};
+pub use g13::{run_g13_corpus, G13Error, G13LevelRun, G13};
 pub use launch::{BoundBuffer, BoundTexture, Conventions, Launch, LaunchStage};
 pub use prepare::{prepare, Language, Prepared};
 pub use report::{run_case, CaseReport, Outcome, Table};

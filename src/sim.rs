@@ -2,7 +2,11 @@
 //! interpreter's resource types, so that one set of inputs drives both and the results compare
 //! directly.
 //!
-//! This is the runtime side of the ABI ([`crate::abi`]): buffers are copied into device
+//! It lives in the facade, not in `agxc-backend-agx`, so that the backend (which produces
+//! binaries) does not depend on the simulator (which runs them): `agxc run`, the AmberScript
+//! runner, the tests and the benchmarks use it from here.
+//!
+//! This is the runtime side of the ABI ([`agxc_backend_agx::abi`]): buffers are copied into device
 //! memory, their addresses and every other ABI value written to the uniform registers, textures
 //! and samplers converted to descriptors and bound to their slots; after the dispatch, storage
 //! buffers are copied back into the [`Resources`].
@@ -26,8 +30,8 @@ use agxc_runtime_sim::program::{Program, ProgramMetadata, Stage as SimStage};
 use agxc_runtime_sim::runtime::{Config, Engine, FragmentSetup, Plane, Simulator, Varying};
 use agxc_runtime_sim::stats::Stats;
 
-use crate::abi::{Abi, UniformContent};
-use crate::Binary;
+use agxc_backend_agx::abi::{Abi, UniformContent};
+use agxc_backend_agx::Binary;
 
 pub mod crosscheck;
 pub mod faults;
@@ -403,7 +407,7 @@ pub fn run_fragment_with(
     })
 }
 
-/// Puts each flat varying component's word ([`crate::abi`], "Fragment stage") into its
+/// Puts each flat varying component's word ([`agxc_backend_agx::abi`], "Fragment stage") into its
 /// plane's `base`, which the simulator's flat `ld_var` into a 32-bit register returns bit for
 /// bit (signalling NaN patterns included).
 fn flat_words(abi: &Abi, grid: &FragmentGrid, slots: &mut [Varying]) -> Result<(), SimError> {
@@ -531,9 +535,9 @@ mod tests {
     use agxc_runtime_sim::error::ExecErrorKind;
 
     use super::*;
-    use crate::cflow::Lowered;
-    use crate::isa::{DeviceAccess, Instr, MemBase, MemFormat, MemOffset, PReg};
-    use crate::{compile, emit, CompileOptions};
+    use agxc_backend_agx::cflow::Lowered;
+    use agxc_backend_agx::isa::{DeviceAccess, Instr, MemBase, MemFormat, MemOffset, PReg};
+    use agxc_backend_agx::{compile, emit, CompileOptions};
 
     /// A compute binary storing `global_id.x` to `out[global_id.x]`: its ABI has the output
     /// buffer's address in a uniform pair.
@@ -582,9 +586,11 @@ mod tests {
         let spin = with_code(
             &binary,
             &[
-                Lowered::Label(crate::isa::Label(0)),
+                Lowered::Label(agxc_backend_agx::isa::Label(0)),
                 Lowered::Instr(Instr::JmpExecAny {
-                    target: crate::isa::JumpTarget::Label(crate::isa::Label(0)),
+                    target: agxc_backend_agx::isa::JumpTarget::Label(agxc_backend_agx::isa::Label(
+                        0,
+                    )),
                 }),
                 Lowered::Instr(Instr::Stop),
             ],

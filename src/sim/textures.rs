@@ -15,7 +15,7 @@ use agxc_runtime_sim::texture::{
 };
 
 use super::SimError;
-use crate::Binary;
+use agxc_backend_agx::Binary;
 
 /// The textures bound for a run, for the ABI's size and level uniforms.
 pub(super) struct BoundTextures {

@@ -9,7 +9,7 @@ use agxc_runtime_sim::runtime::Engine;
 use agxc_runtime_sim::stats::Stats;
 
 use super::{run_compute_with, run_fragment_with, FragmentResult, SimError, SimOptions};
-use crate::Binary;
+use agxc_backend_agx::Binary;
 
 /// The modes compared, the first being the one whose result is returned.
 pub const MODES: [(Engine, usize); 3] =
