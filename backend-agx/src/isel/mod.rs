@@ -41,7 +41,9 @@ mod memory;
 mod stage_io;
 mod texture;
 
-use agxc_egraph::ir::{Block, Const, EffectOp, Function, Inst, Op, Stage, Type, Value, ValueDef};
+use agxc_egraph::ir::{
+    Block, Const, EffectOp, Function, Inst, Op, OutputSlot, Stage, Type, Value, ValueDef,
+};
 use cranelift_entity::SecondaryMap;
 
 use crate::abi::{Abi, UniformContent};
@@ -216,12 +218,52 @@ impl<'f> Isel<'f> {
 
     fn block(&mut self, block: Block, is_entry: bool) -> Result<(), BackendError> {
         let insts = self.func.blocks[block].insts.clone();
-        for inst in insts {
+        let mut i = 0;
+        while i < insts.len() {
+            let inst = insts[i];
             self.current = Some(inst);
             self.current_block = Some(block);
+            let run = self.fragment_output_run_at(&insts[i..]);
+            if run.len() > 1 {
+                let (location, first) = run[0].0;
+                let values: Vec<Value> = run.iter().map(|r| r.1).collect();
+                self.fragment_output_run(location, first, &values)?;
+                i += run.len();
+                continue;
+            }
             self.inst(inst, is_entry)?;
+            i += 1;
         }
         Ok(())
+    }
+
+    /// The fragment outputs at the start of `insts` that one `st_tile` can write: back-to-back
+    /// `output`s of consecutive components of one location, all stored from registers of one
+    /// class (`((location, component), value)` each; empty or one long when there is no run).
+    fn fragment_output_run_at(&self, insts: &[Inst]) -> Vec<((u32, u8), Value)> {
+        let mut run: Vec<((u32, u8), Value)> = Vec::new();
+        if self.func.stage != Stage::Fragment {
+            return run;
+        }
+        for &inst in insts {
+            let data = &self.func.insts[inst];
+            let Op::Effect(EffectOp::Output(OutputSlot::Location {
+                location,
+                component,
+            })) = data.op
+            else {
+                break;
+            };
+            let v = data.args[0];
+            if let Some(&((l, c), first)) = run.last() {
+                let same_class = self.fragment_output_class(first) == self.fragment_output_class(v);
+                if l != location || component != c + 1 || component > 3 || !same_class {
+                    break;
+                }
+            }
+            run.push(((location, component), v));
+        }
+        run
     }
 
     fn inst(&mut self, inst: Inst, in_entry: bool) -> Result<(), BackendError> {

@@ -421,12 +421,53 @@ impl Isel<'_> {
         }
     }
 
-    pub(super) fn output(&mut self, slot: OutputSlot, v: Value) -> Result<(), BackendError> {
+    /// Consecutive components of one fragment output location, `first` on, written by one
+    /// `st_tile` (its source a run of registers, one per mask bit; the seed ISA document,
+    /// "st_tile") instead of one per component. The values must all be 16-bit or all 32-bit
+    /// words; the caller has checked they come from back-to-back `output` instructions, so
+    /// nothing runs between the stores this one replaces.
+    pub(super) fn fragment_output_run(
+        &mut self,
+        location: u32,
+        first: u8,
+        values: &[Value],
+    ) -> Result<(), BackendError> {
+        let words: Vec<VReg> = values.iter().map(|&v| self.output_word(v)).collect();
+        let class = words[0].class;
+        let n = words.len() as u8;
+        let run = if class == RegClass::H16 {
+            self.m.new_group(RegClass::Vec16(n))
+        } else {
+            self.m.new_group(RegClass::Vec32(n))
+        };
+        for (i, &w) in words.iter().enumerate() {
+            let view = run.view(i as u16 * class.units() as u16, class);
+            self.mov_src(view, Src::reg(w));
+        }
+        self.m.op(Instr::StTile {
+            src: run,
+            rt: location as u8,
+            mask: ((1u8 << n) - 1) << first,
+            format: MemFormat::I32,
+        });
+        Ok(())
+    }
+
+    /// The register class `v` is stored from by [`Isel::output`] in a fragment shader.
+    pub(super) fn fragment_output_class(&self, v: Value) -> RegClass {
+        match self.func.value_type(v) {
+            Type::F16 => RegClass::H16,
+            Type::I16 => RegClass::R32,
+            ty => class_of(ty),
+        }
+    }
+
+    /// `v` as the word an output stores: integers as their 32-bit pattern (16-bit ones
+    /// sign-extended); f16 as is in a tile, widened to f32 in memory.
+    fn output_word(&mut self, v: Value) -> VReg {
         let ty = self.func.value_type(v);
         let reg = self.reg(v);
-        // Integers are stored as their 32-bit pattern (16-bit ones sign-extended); f16 as is
-        // in a tile, widened to f32 in memory.
-        let word = match ty {
+        match ty {
             Type::I16 => {
                 let w = self.m.new_group(RegClass::R32);
                 self.iadd(
@@ -443,7 +484,11 @@ impl Isel<'_> {
                 w
             }
             _ => reg,
-        };
+        }
+    }
+
+    pub(super) fn output(&mut self, slot: OutputSlot, v: Value) -> Result<(), BackendError> {
+        let word = self.output_word(v);
         match self.func.stage {
             Stage::Fragment => {
                 let (rt, component) = match slot {

@@ -112,26 +112,43 @@ impl Numbering {
     }
 }
 
-/// How an instruction touches memory, for ordering.
+/// How an instruction touches memory, for ordering, and in which of the [`DOMAINS`] memories.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mem {
     None,
-    Read,
-    Write,
+    Read(usize),
+    Write(usize),
     Fence,
 }
+
+/// Memories no access of another can reach, each ordered on its own: device memory with the
+/// images (a storage image may share memory with a buffer), threadgroup memory, the
+/// invocation's stack, and the tile buffer. Accesses to different ones never alias, so a
+/// threadgroup load may move past a device store (Mesa's AGX scheduler likewise orders memory
+/// only within one kind).
+const DOMAINS: usize = 4;
+const DEVICE: usize = 0;
+const THREADGROUP: usize = 1;
+const STACK: usize = 2;
+const TILE: usize = 3;
 
 fn mem_kind(i: &Instr<VReg>) -> Mem {
     use Instr::*;
     match i {
-        DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
-        DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
+        DeviceLoad(_) => Mem::Read(DEVICE),
+        ThreadgroupLoad(_) => Mem::Read(THREADGROUP),
+        StackLoad(_) => Mem::Read(STACK),
+        DeviceStore(_) => Mem::Write(DEVICE),
+        ThreadgroupStore(_) => Mem::Write(THREADGROUP),
+        StackStore(_) => Mem::Write(STACK),
+        StTile { .. } => Mem::Write(TILE),
         // An atomic reads and writes memory: ordering it as a store keeps it after every
         // earlier access and before every later one.
-        DeviceAtomic(_) | ThreadgroupAtomic(_) => Mem::Write,
+        DeviceAtomic(_) => Mem::Write(DEVICE),
+        ThreadgroupAtomic(_) => Mem::Write(THREADGROUP),
         // Image loads are texture loads: ordered after image stores to any image.
-        TextureLoad(_) => Mem::Read,
-        ImageWrite(_) => Mem::Write,
+        TextureLoad(_) => Mem::Read(DEVICE),
+        ImageWrite(_) => Mem::Write(DEVICE),
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
     }
@@ -358,8 +375,8 @@ impl BlockGraph {
             list: Vec::new(),
         };
         let mut edges: Vec<(u32, u32, u32)> = Vec::new();
-        let mut last_write: Option<u32> = None;
-        let mut reads_since_write: Vec<u32> = Vec::new();
+        let mut last_write: [Option<u32>; DOMAINS] = [None; DOMAINS];
+        let mut reads_since_write: [Vec<u32>; DOMAINS] = Default::default();
         let mut last_fence: Option<u32> = None;
         let units_of = |r: &VReg| {
             let b = base[numbering.local[r.group as usize] as usize];
@@ -389,20 +406,20 @@ impl BlockGraph {
                 preds.add(f, false);
             }
             match mem_kind(&op) {
-                Mem::Read => {
-                    if let Some(w) = last_write {
+                Mem::Read(d) => {
+                    if let Some(w) = last_write[d] {
                         preds.add(w, false);
                     }
-                    reads_since_write.push(s32);
+                    reads_since_write[d].push(s32);
                 }
-                Mem::Write => {
-                    if let Some(w) = last_write {
+                Mem::Write(d) => {
+                    if let Some(w) = last_write[d] {
                         preds.add(w, false);
                     }
-                    for r in std::mem::take(&mut reads_since_write) {
+                    for r in std::mem::take(&mut reads_since_write[d]) {
                         preds.add(r, false);
                     }
-                    last_write = Some(s32);
+                    last_write[d] = Some(s32);
                 }
                 Mem::Fence => {
                     let from = last_fence.map_or(0, |f| f + 1);

@@ -6,9 +6,10 @@
 //!
 //! - **register dependences** between views of a group whose units overlap: read after write
 //!   (weighted with the writer's latency), write after read and write after write (order only);
-//! - **memory order**: a store (device, threadgroup, stack, `st_tile`) or an atomic (a load
-//!   and a store) stays after every earlier load and store, a load after the last earlier
-//!   store or atomic; texture and varying reads are free;
+//! - **memory order**, within each memory (device memory with images, threadgroup memory,
+//!   the stack, the tile buffer; accesses to different ones never alias): a store or an atomic
+//!   (a load and a store) stays after every earlier load and store of its memory, a load after
+//!   the last earlier store or atomic of its memory; texture and varying reads are free;
 //!   `threadgroup_barrier` and `sample_mask` (a discard) are fences for everything.
 //!
 //! # Heuristic

@@ -111,28 +111,39 @@ fn straight_line_blocks(insts: &[MInst<VReg>]) -> Vec<Range<usize>> {
     blocks
 }
 
-/// How an instruction touches memory, for ordering.
+/// How an instruction touches memory, for ordering: `Read(m)`/`Write(m)` in memory `m`
+/// (0 device and images, 1 threadgroup, 2 stack, 3 tile buffer; accesses to different ones
+/// never alias).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mem {
     None,
-    Read,
-    Write,
+    Read(u8),
+    Write(u8),
     Fence,
 }
 
 fn mem_kind(i: &Instr<VReg>) -> Mem {
     use Instr::*;
     match i {
-        DeviceLoad(_) | ThreadgroupLoad(_) | StackLoad(_) => Mem::Read,
-        DeviceStore(_) | ThreadgroupStore(_) | StackStore(_) | StTile { .. } => Mem::Write,
+        DeviceLoad(_) | TextureLoad(_) => Mem::Read(0),
+        ThreadgroupLoad(_) => Mem::Read(1),
+        StackLoad(_) => Mem::Read(2),
         // An atomic reads and writes memory: ordering it as a store keeps it after every
         // earlier access and before every later one.
-        DeviceAtomic(_) | ThreadgroupAtomic(_) => Mem::Write,
-        // Image loads are texture loads: ordered after image stores to any image.
-        TextureLoad(_) => Mem::Read,
-        ImageWrite(_) => Mem::Write,
+        DeviceStore(_) | DeviceAtomic(_) | ImageWrite(_) => Mem::Write(0),
+        ThreadgroupStore(_) | ThreadgroupAtomic(_) => Mem::Write(1),
+        StackStore(_) => Mem::Write(2),
+        StTile { .. } => Mem::Write(3),
         ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
         _ => Mem::None,
+    }
+}
+
+/// Must `later` stay after `earlier` for memory's sake (same memory, not both reads)?
+fn memory_ordered(earlier: Mem, later: Mem) -> bool {
+    match (earlier, later) {
+        (Mem::Write(a), Mem::Read(b) | Mem::Write(b)) | (Mem::Read(a), Mem::Write(b)) => a == b,
+        _ => false,
     }
 }
 
@@ -248,8 +259,6 @@ impl<'a> BlockGraph<'a> {
 
     fn add_edges(&mut self) {
         let n = self.ops.len();
-        let mut last_write: Option<usize> = None;
-        let mut reads_since_write: Vec<usize> = Vec::new();
         let mut last_fence: Option<usize> = None;
         for s in 0..n {
             for p in 0..s {
@@ -273,29 +282,16 @@ impl<'a> BlockGraph<'a> {
             if let Some(f) = last_fence {
                 self.add_edge(f, s, 0);
             }
-            match mem_kind(&self.ops[s]) {
-                Mem::Read => {
-                    if let Some(w) = last_write {
-                        self.add_edge(w, s, 0);
-                    }
-                    reads_since_write.push(s);
+            for p in 0..s {
+                if memory_ordered(mem_kind(&self.ops[p]), mem_kind(&self.ops[s])) {
+                    self.add_edge(p, s, 0);
                 }
-                Mem::Write => {
-                    if let Some(w) = last_write {
-                        self.add_edge(w, s, 0);
-                    }
-                    for r in std::mem::take(&mut reads_since_write) {
-                        self.add_edge(r, s, 0);
-                    }
-                    last_write = Some(s);
+            }
+            if mem_kind(&self.ops[s]) == Mem::Fence {
+                for p in 0..s {
+                    self.add_edge(p, s, 0);
                 }
-                Mem::Fence => {
-                    for p in 0..s {
-                        self.add_edge(p, s, 0);
-                    }
-                    last_fence = Some(s);
-                }
-                Mem::None => {}
+                last_fence = Some(s);
             }
         }
     }

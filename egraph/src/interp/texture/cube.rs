@@ -2,8 +2,10 @@
 //! Transformations", rule 1 of the interpreter's texture docs).
 //!
 //! The major axis picks the face: `|rz|` if it is at least `|rx|` and `|ry|`, else `|ry|` if it
-//! is at least `|rx|`, else `|rx|`. The face is positive when that component is `>= 0.0` (so
-//! -0.0 picks the positive face). There is no seamless filtering across faces: each face is
+//! is at least `|rx|`, else `|rx|`. The face is negative only when that component is `< 0.0`:
+//! -0.0 and NaN pick the positive face, as the simulator's texture unit does
+//! (`runtime-sim/src/texture/cube.rs`; Vulkan leaves NaN directions undefined, so the two models
+//! only have to agree). There is no seamless filtering across faces: each face is
 //! addressed with clamp-to-edge on its own.
 
 /// A selected face: its index in the layout order (+X, -X, +Y, -Y, +Z, -Z) and which direction
@@ -24,21 +26,21 @@ const Z: usize = 2;
 pub(crate) fn select_face(r: [f32; 3]) -> Face {
     let [ax, ay, az] = r.map(f32::abs);
     let (index, s, t, m) = if az >= ax && az >= ay {
-        if r[Z] >= 0.0 {
-            (4, (X, 1.0), (Y, -1.0), Z)
-        } else {
+        if r[Z] < 0.0 {
             (5, (X, -1.0), (Y, -1.0), Z)
+        } else {
+            (4, (X, 1.0), (Y, -1.0), Z)
         }
     } else if ay >= ax {
-        if r[Y] >= 0.0 {
-            (2, (X, 1.0), (Z, 1.0), Y)
-        } else {
+        if r[Y] < 0.0 {
             (3, (X, 1.0), (Z, -1.0), Y)
+        } else {
+            (2, (X, 1.0), (Z, 1.0), Y)
         }
-    } else if r[X] >= 0.0 {
-        (0, (Z, -1.0), (Y, -1.0), X)
-    } else {
+    } else if r[X] < 0.0 {
         (1, (Z, 1.0), (Y, -1.0), X)
+    } else {
+        (0, (Z, -1.0), (Y, -1.0), X)
     };
     Face { index, s, t, m }
 }
@@ -81,6 +83,9 @@ mod tests {
         assert_eq!(select_face([0.1, -2.0, -0.3]).index, 3);
         assert_eq!(select_face([0.1, 0.2, 3.0]).index, 4);
         assert_eq!(select_face([0.1, 0.2, -3.0]).index, 5);
+        // A NaN major axis (every comparison with it false) is +X, whatever its sign bit.
+        assert_eq!(select_face([-f32::NAN, 0.2, -0.3]).index, 0);
+        assert_eq!(select_face([-0.0, 0.0, 0.0]).index, 4);
         // Ties go to Z, then Y.
         assert_eq!(select_face([1.0, 1.0, 1.0]).index, 4);
         assert_eq!(select_face([1.0, -1.0, 0.0]).index, 3);

@@ -5,7 +5,7 @@
 
 use super::{
     Addr, Case, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
-    INPUT_BYTES, OUTPUT, SLOT_BYTES, TEXTURE, WINDOW,
+    INPUT_BYTES, OUTPUT, RECIPE_SLOTS, SINK_SLOT, SINK_SLOTS, SLOT_BYTES, TEXTURE, WINDOW,
 };
 use crate::ir::builder::Builder;
 use crate::ir::constant::Const;
@@ -18,6 +18,7 @@ use crate::ir::ops::PureOp;
 use crate::ir::signature::Signature;
 use crate::ir::types::Type;
 use smallvec::{smallvec, SmallVec};
+use std::collections::HashSet;
 
 /// Largest number of bytes one load or store moves (one output slot).
 const MAX_ACCESS_BYTES: u32 = SLOT_BYTES;
@@ -81,12 +82,19 @@ pub(super) fn lower_counting(recipe: &Recipe) -> (Function, usize) {
         gid: None,
         in_base: None,
         out_base: None,
+        results: HashSet::new(),
+        used: HashSet::new(),
+        next_sink: 0,
+        sink_insts: 0,
     };
     lowerer.prelude();
     let before = lowerer.b.func().inst_count();
     lowerer.body(&recipe.stmts);
-    let body = lowerer.b.func().inst_count() - before;
-    lowerer.epilogue();
+    let body = lowerer.b.func().inst_count() - before - lowerer.sink_insts;
+    let last = lowerer.epilogue_values();
+    lowerer.used.extend(last.iter().map(|&(_, v)| v));
+    lowerer.sink();
+    lowerer.epilogue(&last);
     lowerer.b.return_();
     (func, body)
 }
@@ -111,12 +119,28 @@ struct Lowerer<'f> {
     gid: Option<Value>,
     in_base: Option<Value>,
     out_base: Option<Value>,
+    /// Values the recipe's statements produced (the candidates for sinking; not the constants,
+    /// conditions and counters the lowering makes for them).
+    results: HashSet<Value>,
+    /// Values some pick resolved to.
+    used: HashSet<Value>,
+    /// Sink slots taken so far.
+    next_sink: u32,
+    /// Instructions the sinks inside the body added (not the recipe's own).
+    sink_insts: usize,
 }
 
 impl Lowerer<'_> {
     fn add(&mut self, v: Value) {
         let ty = self.b.ty(v);
         self.scope.push((ty, v));
+    }
+
+    /// Adds a value a statement produced: an operation's, a load's, a sample's or a control
+    /// construct's result.
+    fn add_result(&mut self, v: Value) {
+        self.add(v);
+        self.results.insert(v);
     }
 
     fn push_scope(&mut self) {
@@ -134,6 +158,29 @@ impl Lowerer<'_> {
         v
     }
 
+    /// Stores the values the statements of the innermost open body (the function's, at the
+    /// top level) produced and nothing used, one per sink slot while slots remain; called just
+    /// before the body's terminator, so the stores run where the values are computed.
+    fn sink(&mut self) {
+        let mark = self.marks.last().copied().unwrap_or(0);
+        let unused: Vec<Value> = self.scope[mark..]
+            .iter()
+            .map(|&(_, v)| v)
+            .filter(|v| self.results.contains(v) && !self.used.contains(v))
+            .collect();
+        for v in unused {
+            if self.next_sink == SINK_SLOTS {
+                break;
+            }
+            let slot = SINK_SLOT + self.next_sink;
+            self.next_sink += 1;
+            let before = self.b.func().inst_count();
+            self.store(slot, &[v]);
+            self.sink_insts += self.b.func().inst_count() - before;
+            self.used.insert(v);
+        }
+    }
+
     /// A value of type `ty` in scope chosen by `pick`, or a new constant.
     fn resolve(&mut self, ty: Type, pick: Pick) -> Value {
         let n = self.scope.iter().filter(|&&(t, _)| t == ty).count();
@@ -147,13 +194,16 @@ impl Lowerer<'_> {
             return self.konst(c);
         }
         let k = pick.0 as usize % n;
-        self.scope
+        let v = self
+            .scope
             .iter()
             .rev()
             .filter(|&&(t, _)| t == ty)
             .nth(k)
             .map(|&(_, v)| v)
-            .unwrap_or_else(|| unreachable!("k < n values of type {ty} are in scope"))
+            .unwrap_or_else(|| unreachable!("k < n values of type {ty} are in scope"));
+        self.used.insert(v);
+        v
     }
 
     fn pure(&mut self, op: PureOp, args: &[Value]) -> Value {
@@ -196,7 +246,7 @@ impl Lowerer<'_> {
                     .map(|(&t, &p)| self.resolve(t, p))
                     .collect();
                 let v = self.b.pure_typed(*op, &vals, result);
-                self.add(v);
+                self.add_result(v);
             }
             Stmt::Const(c) => {
                 self.konst(*c);
@@ -208,7 +258,7 @@ impl Lowerer<'_> {
                 count,
                 value,
             } => {
-                let slot = u32::from(*slot) % EPILOGUE_SLOT;
+                let slot = u32::from(*slot) % RECIPE_SLOTS;
                 let ty = if *ty == Type::Bool { Type::I32 } else { *ty };
                 let count = clamp_count(ty, *count);
                 let vals: Vec<Value> = (0..count)
@@ -258,7 +308,7 @@ impl Lowerer<'_> {
             .b
             .effect(EffectOp::Sample(op), &[s, t, lod], &[Type::F32; 4])
         {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -281,7 +331,7 @@ impl Lowerer<'_> {
             offset: [0; 3],
         };
         for v in self.b.effect(EffectOp::Fetch(op), &args, &[Type::F32; 4]) {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -340,7 +390,7 @@ impl Lowerer<'_> {
             .b
             .effect(EffectOp::Load(access), &[offset_value], &types)
         {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -401,12 +451,20 @@ impl Lowerer<'_> {
                 .iter()
                 .map(|&(t, p_then, p_else)| self.resolve(t, if arm == 0 { p_then } else { p_else }))
                 .collect();
+            // A pure arm stays pure, so that if-conversion still finds arms to turn into
+            // selects; its values live on through the `if`'s results.
+            if body
+                .iter()
+                .any(|s| !matches!(s, Stmt::Op { .. } | Stmt::Const(_)))
+            {
+                self.sink();
+            }
             self.b.yield_(&vals);
             self.pop_scope();
         }
         self.b.switch_to(parent);
         for v in self.b.results(inst).to_vec() {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -453,12 +511,13 @@ impl Lowerer<'_> {
         for &(t, _, p) in carried {
             args.push(self.resolve(t, p));
         }
+        self.sink();
         self.b.continue_(&args);
         self.loops.pop();
         self.pop_scope();
         self.b.switch_to(parent);
         for v in self.b.results(inst).to_vec() {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -533,6 +592,7 @@ impl Lowerer<'_> {
             self.push_scope();
             self.body(&case.body);
             let vals = self.resolve_all(&types, case.values);
+            self.sink();
             if case.falls {
                 self.b.yield_(&vals);
             } else {
@@ -549,7 +609,7 @@ impl Lowerer<'_> {
             if case.falls {
                 acc = self.b.results(if_inst).to_vec();
                 for &v in &acc {
-                    self.add(v);
+                    self.add_result(v);
                 }
                 previous = Some(test);
             } else {
@@ -561,7 +621,7 @@ impl Lowerer<'_> {
         self.pop_scope();
         self.b.switch_to(parent);
         for v in self.b.results(inst).to_vec() {
-            self.add(v);
+            self.add_result(v);
         }
     }
 
@@ -573,18 +633,22 @@ impl Lowerer<'_> {
             .collect()
     }
 
+    /// The latest value of each type in scope, with its epilogue slot.
+    fn epilogue_values(&self) -> Vec<(u32, Value)> {
+        EPILOGUE_TYPES
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, ty)| {
+                let latest = self.scope.iter().rev().find(|&&(t, _)| t == ty)?;
+                Some((EPILOGUE_SLOT + i as u32, latest.1))
+            })
+            .collect()
+    }
+
     /// Stores the latest value of each type in its epilogue slot.
-    fn epilogue(&mut self) {
-        for (i, ty) in EPILOGUE_TYPES.into_iter().enumerate() {
-            let latest = self
-                .scope
-                .iter()
-                .rev()
-                .find(|&&(t, _)| t == ty)
-                .map(|&(_, v)| v);
-            if let Some(v) = latest {
-                self.store(EPILOGUE_SLOT + i as u32, &[v]);
-            }
+    fn epilogue(&mut self, last: &[(u32, Value)]) {
+        for &(slot, v) in last {
+            self.store(slot, &[v]);
         }
     }
 }

@@ -27,9 +27,12 @@
 //!   [`OUTPUT_SLOTS`] slots of [`SLOT_BYTES`] bytes starting at byte `gid * INVOCATION_BYTES`
 //!   and writes nowhere else, so invocations never race. A store writes one or more
 //!   consecutive scalars at the start of a slot (bytes it does not write keep the buffer's
-//!   initial contents). Slots below [`EPILOGUE_SLOT`] are written by the recipe's stores; at the
-//!   end, the program stores the most recent value of each type (bools as i32 0/1) in the
-//!   epilogue slots, in the order of [`EPILOGUE_TYPES`]. A program may `return` early and then
+//!   initial contents). Slots below [`RECIPE_SLOTS`] are written by the recipe's stores; the
+//!   [`SINK_SLOTS`] after them receive, at the end of each body (a loop body, a switch case,
+//!   an `if` arm with more than operations and constants in it, the function), the values its
+//!   statements computed that nothing uses, one per slot in lowering order while slots
+//!   remain; at the end, the program stores the most recent value of each type (bools as i32
+//!   0/1) in the epilogue slots, in the order of [`EPILOGUE_TYPES`]. A program may `return` early and then
 //!   skips the epilogue.
 //!
 //! - **Texture** (only with [`Config::textures`]): a combined image-sampler at [`TEXTURE`] =
@@ -108,12 +111,23 @@ pub const UNIFORM: Binding = Binding { set: 0, binding: 3 };
 pub const OUTPUT: Binding = Binding { set: 0, binding: 1 };
 /// Bytes per output slot (room for one i64 or two 32-bit scalars).
 pub const SLOT_BYTES: u32 = 8;
-/// Output slots per invocation.
-pub const OUTPUT_SLOTS: u32 = 16;
+/// Output slots per invocation: [`RECIPE_SLOTS`] for the recipe's stores, [`SINK_SLOTS`] for
+/// the sinks, then one per epilogue type.
+pub const OUTPUT_SLOTS: u32 = RECIPE_SLOTS + SINK_SLOTS + EPILOGUE_TYPES.len() as u32;
+/// Slots the recipe's own stores write (slot numbers are taken modulo this).
+pub const RECIPE_SLOTS: u32 = 10;
+/// The first sink slot.
+pub const SINK_SLOT: u32 = RECIPE_SLOTS;
+/// Sink slots: at the end of each body, values computed there and used by nothing are stored
+/// in the next free one (until they run out). Operands are picked uniformly from everything in
+/// scope, so without sinks most computed values would be dead and a wrong rewrite of them could
+/// never change an output (with sinks, about ten times more random programs expose a planted
+/// wrong rule).
+pub const SINK_SLOTS: u32 = 24;
 /// Output bytes per invocation.
 pub const INVOCATION_BYTES: u32 = SLOT_BYTES * OUTPUT_SLOTS;
-/// The first epilogue slot; the recipe's own stores use the slots below it.
-pub const EPILOGUE_SLOT: u32 = OUTPUT_SLOTS - EPILOGUE_TYPES.len() as u32;
+/// The first epilogue slot.
+pub const EPILOGUE_SLOT: u32 = SINK_SLOT + SINK_SLOTS;
 /// The types the epilogue stores, one slot each, from [`EPILOGUE_SLOT`] on.
 pub const EPILOGUE_TYPES: [Type; 6] = [
     Type::F32,

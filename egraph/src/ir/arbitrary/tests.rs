@@ -169,8 +169,9 @@ fn families_partition_the_table() {
 
 /// The layout the module docs promise, written out by hand: the prelude, a counted loop with a
 /// carried f32 (its initial value a fallback constant, since no f32 is in scope yet), a window
-/// load, a gid-dependent break, and the epilogue (only f32 and i32 values are in scope at the
-/// end: the bools were inside the loop).
+/// load, an `iadd` nothing uses (sunk into the first sink slot, byte 80, before the `continue`),
+/// a gid-dependent break, and the epilogue (only f32 and i32 values are in scope at the end: the
+/// bools were inside the loop; slots 34 and 35, bytes 272 and 280).
 #[test]
 fn lowering_follows_the_documented_layout() {
     let recipe = Recipe {
@@ -182,6 +183,12 @@ fn lowering_follows_the_documented_layout() {
                     ty: Type::F32,
                     count: 1,
                     addr: Addr::Window(9),
+                },
+                Stmt::Op {
+                    op: PureOp::Iadd,
+                    ty: Type::I32,
+                    to: Type::I32,
+                    args: [Pick(0); 4],
                 },
                 Stmt::Exit {
                     kind: ExitKind::Break,
@@ -200,7 +207,7 @@ block0:
     v2:i32 = urem v0, v1
     v3:i32 = const 3
     v4:i32 = ishl v2, v3
-    v5:i32 = const 128
+    v5:i32 = const 320
     v6:i32 = imul v0, v5
     v7:i32 = const 3
     v8:i32 = const 0
@@ -218,21 +225,23 @@ block0:
         v14:i32 = const 1
         v15:i32 = iadd v11, v14
         v16:f32 = load storage(0, 0) [v4 + 4]
-        v17:i32 = const 2
-        v18:i32 = and v0, v17
-        v19:i32 = const 0
-        v20:bool = ine v18, v19
-        if v20 {
+        v17:i32 = iadd v15, v15
+        v18:i32 = const 2
+        v19:i32 = and v0, v18
+        v20:i32 = const 0
+        v21:bool = ine v19, v20
+        if v21 {
         block4:
             break v16
         } else {
         block5:
             yield
         }
+        store storage(0, 1) [v6 + 80], v17
         continue v15, v16
     }
-    store storage(0, 1) [v6 + 80], v10
-    store storage(0, 1) [v6 + 88], v8
+    store storage(0, 1) [v6 + 272], v10
+    store storage(0, 1) [v6 + 280], v8
     return
 }
 ";
