@@ -29,7 +29,17 @@
 //!   than its cost;
 //! - no `unsafe`, no executable memory, no compile latency per program (the 100,000-program soak
 //!   runs each program once), and it builds on every host Rust supports, at the 2-core CI's
-//!   build-time budget (the Cranelift code generator is a large build).
+//!   build-time budget (the Cranelift code generator is a large build);
+//! - session 6 (issue 20) weighed it again against what could be finished and tested in the
+//!   time: a profile of the ALU-heavy benchmark kernel (`perf record`, x86-64-v3 loop) put
+//!   about a quarter of the time in the per-instruction bookkeeping of the run loop and the
+//!   timing model, which the straight runs below remove or tighten without a new
+//!   implementation of the semantics (0.65-0.82 s of CPU for `agxc run` of
+//!   `benches/sim_speed/alu_hash_noise` before, 0.34-0.51 s after, output identical). The
+//!   remaining gap to lavapipe on ALU-bound code (see the README's benchmark section) is the
+//!   interpretation itself: per operation one dispatch, operand-kind selection and 32-lane
+//!   loads and stores through memory, against LLVM-compiled SIMD code that keeps values in
+//!   registers. Compiling straight runs to host code is the step that would close it.
 //!
 //! # Checks
 //! Nothing is traded for speed: every operation reads and writes registers through the same
