@@ -184,6 +184,25 @@ pub fn classify(inst: &Inst) -> (InstClass, Cost) {
     }
 }
 
+/// One instruction of a run for [`Timing::issue_run`]: no load slot, at most four registers
+/// read and two written (padded as for [`Timing::issue_packed`]), and for a `wait` its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Issue {
+    /// Latency and issue interval.
+    pub cost: Cost,
+    /// Registers read, padded with [`Timing::NO_READ`].
+    pub reads: [u8; 4],
+    /// Registers written, padded with [`Timing::NO_WRITE`].
+    pub writes: [u8; 2],
+    /// The slot a `wait` waits for, or [`Issue::NO_WAIT`].
+    pub wait: u8,
+}
+
+impl Issue {
+    /// [`Issue::wait`] of an instruction that is not a `wait`.
+    pub const NO_WAIT: u8 = u8::MAX;
+}
+
 /// The issue state of one SIMD-group.
 #[derive(Debug, Clone)]
 pub struct Timing {
@@ -265,6 +284,35 @@ impl Timing {
         }
         self.next_issue = t + u64::from(cost.interval);
         self.end = self.end.max(done).max(self.next_issue);
+    }
+
+    /// Issues a straight run of instructions: for each, [`Self::issue_packed`] and then, for a
+    /// `wait`, [`Self::wait`]. The same state change as those calls one by one, with the issue
+    /// time and the end kept in registers across the run (the fast engine times a run of
+    /// arithmetic after executing it: the model does not depend on the values).
+    #[inline(always)]
+    pub fn issue_run(&mut self, run: &[Issue]) {
+        let mut next = self.next_issue;
+        let mut end = self.end;
+        for x in run {
+            let r = |i: u8| self.ready[usize::from(i).min(129)];
+            let t = next
+                .max(r(x.reads[0]))
+                .max(r(x.reads[1]))
+                .max(r(x.reads[2]))
+                .max(r(x.reads[3]));
+            let done = t + u64::from(x.cost.latency);
+            self.ready[usize::from(x.writes[0]).min(129)] = done;
+            self.ready[usize::from(x.writes[1]).min(129)] = done;
+            next = t + u64::from(x.cost.interval);
+            end = end.max(done).max(next);
+            if x.wait != Issue::NO_WAIT {
+                next = next.max(self.slot_done[usize::from(x.wait & 1)]);
+                end = end.max(next);
+            }
+        }
+        self.next_issue = next;
+        self.end = end;
     }
 
     /// `wait slot`: the next instruction issues no earlier than the slot's loads complete.

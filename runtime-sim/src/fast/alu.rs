@@ -169,7 +169,12 @@ fn unary(op: FUnaryOp, x: f32) -> f32 {
 
 /// The lanes of `lanes` where the comparison holds.
 #[inline(always)]
-fn compare(g: &SimdGroup, uniforms: &[u32; 256], c: &Cmp32, lanes: u32) -> Result<u32> {
+fn compare<const CHECK: bool>(
+    g: &SimdGroup,
+    uniforms: &[u32; 256],
+    c: &Cmp32,
+    lanes: u32,
+) -> Result<u32> {
     let mut bits = 0u32;
     match *c {
         Cmp32::Int {
@@ -179,8 +184,8 @@ fn compare(g: &SimdGroup, uniforms: &[u32; 256], c: &Cmp32, lanes: u32) -> Resul
             a,
             b,
         } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
             let av = get(&g.regs, uniforms, a);
             let bv = get(&g.regs, uniforms, b);
             for l in 0..32 {
@@ -196,8 +201,8 @@ fn compare(g: &SimdGroup, uniforms: &[u32; 256], c: &Cmp32, lanes: u32) -> Resul
             }
         }
         Cmp32::Float { rel, invert, a, b } => {
-            check(&g.regs, a.s, lanes)?;
-            check(&g.regs, b.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, b.s, lanes)?;
             let av = get_f(&g.regs, uniforms, a);
             let bv = get_f(&g.regs, uniforms, b);
             for l in 0..32 {
@@ -256,7 +261,7 @@ fn bitfield(op: BitfieldOp, a: u32, b: u32, s: u32, mask: u32) -> u32 {
 
 /// Runs an arithmetic operation (every [`Kind`] but the control, memory and generic ones).
 #[inline(always)]
-pub(super) fn run<const HW_FMA: bool>(
+pub(super) fn run<const HW_FMA: bool, const CHECK: bool>(
     uniforms: &[u32; 256],
     g: &mut SimdGroup,
     kind: &Kind,
@@ -264,7 +269,7 @@ pub(super) fn run<const HW_FMA: bool>(
     let lanes = g.exec;
     let u = uniforms;
     match *kind {
-        Kind::Mov { d, v } => write(&mut g.regs, d, &[v; 32], lanes),
+        Kind::Mov { d, v } => write::<CHECK>(&mut g.regs, d, &[v; 32], lanes),
         Kind::Iadd {
             d,
             a,
@@ -272,8 +277,8 @@ pub(super) fn run<const HW_FMA: bool>(
             neg,
             shift,
         } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let mut r = [0; 32];
@@ -282,7 +287,7 @@ pub(super) fn run<const HW_FMA: bool>(
                 let y = if shift < 32 { y << shift } else { 0 };
                 r[l] = av[l].wrapping_add(y);
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::Imadd {
             d,
@@ -292,9 +297,9 @@ pub(super) fn run<const HW_FMA: bool>(
             neg,
             shift,
         } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
-            check(&g.regs, c, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, c, lanes)?;
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let cv = get(&g.regs, u, c);
@@ -304,11 +309,11 @@ pub(super) fn run<const HW_FMA: bool>(
                 let z = if shift < 32 { z << shift } else { 0 };
                 r[l] = av[l].wrapping_mul(bv[l]).wrapping_add(z);
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::Bitop { d, a, b, t } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let mut r = [0; 32];
@@ -316,7 +321,7 @@ pub(super) fn run<const HW_FMA: bool>(
                 let (x, y) = (av[l], bv[l]);
                 r[l] = (!x & !y & t[0]) | (x & !y & t[1]) | (!x & y & t[2]) | (x & y & t[3]);
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::Bitfield {
             op,
@@ -326,9 +331,9 @@ pub(super) fn run<const HW_FMA: bool>(
             c,
             mask,
         } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
-            check(&g.regs, c, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, c, lanes)?;
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let cv = get(&g.regs, u, c);
@@ -348,11 +353,11 @@ pub(super) fn run<const HW_FMA: bool>(
                 BitfieldOp::Shlhi => lanes!(BitfieldOp::Shlhi),
                 BitfieldOp::Shrhi => lanes!(BitfieldOp::Shrhi),
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::Asr { high, d, a, b } => {
-            check(&g.regs, a, lanes)?;
-            check(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
             let av = get(&g.regs, u, a);
             let bv = get(&g.regs, u, b);
             let mut r = [0; 32];
@@ -368,10 +373,10 @@ pub(super) fn run<const HW_FMA: bool>(
                     r[l] = ((av[l] as i32) >> (bv[l] & 0x7f).min(31)) as u32;
                 }
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::IntToF32 { d, a, signed, rte } => {
-            check(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, a, lanes)?;
             let av = get(&g.regs, u, a);
             let mut r = [0; 32];
             if rte {
@@ -396,10 +401,10 @@ pub(super) fn run<const HW_FMA: bool>(
                     r[l] = finish(f64_to_f32_rtz(v as f64), false);
                 }
             }
-            write_r(&mut g.regs, d, &r, lanes)
+            write_r::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::F32ToInt { d, a, to, rte } => {
-            check(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             // Round (integers of f32 are exact, so rounding in f32 is rounding in f64), then
             // Rust's saturating conversion: NaN to 0, out-of-range values to the bounds, which
@@ -415,34 +420,34 @@ pub(super) fn run<const HW_FMA: bool>(
                 IntTarget::S16 => map_f(&x, |x| (x as i32).clamp(-32768, 32767) as u32),
                 IntTarget::U16 => map_f(&x, |x| (x as i32).clamp(0, 65535) as u32),
             };
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::Fadd { d, a, b, sat } => {
-            check(&g.regs, a.s, lanes)?;
-            check(&g.regs, b.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, b.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let bv = get_f(&g.regs, u, b);
             let mut r = [0.0; 32];
             for l in 0..32 {
                 r[l] = av[l] + bv[l];
             }
-            write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
+            write_r::<CHECK>(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::Fmul { d, a, b, sat } => {
-            check(&g.regs, a.s, lanes)?;
-            check(&g.regs, b.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, b.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let bv = get_f(&g.regs, u, b);
             let mut r = [0.0; 32];
             for l in 0..32 {
                 r[l] = av[l] * bv[l];
             }
-            write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
+            write_r::<CHECK>(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::Fma { d, a, b, c, sat } => {
-            check(&g.regs, a.s, lanes)?;
-            check(&g.regs, b.s, lanes)?;
-            check(&g.regs, c.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, b.s, lanes)?;
+            check::<CHECK>(&g.regs, c.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let bv = get_f(&g.regs, u, b);
             let cv = get_f(&g.regs, u, c);
@@ -450,27 +455,27 @@ pub(super) fn run<const HW_FMA: bool>(
             for l in 0..32 {
                 r[l] = fma32::<HW_FMA>(av[l], bv[l], cv[l]);
             }
-            write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
+            write_r::<CHECK>(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::FRound { op, d, a, sat } => {
-            check(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let r = round_all(op, &av);
-            write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
+            write_r::<CHECK>(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::FUnary { op, d, a, sat } => {
-            check(&g.regs, a.s, lanes)?;
+            check::<CHECK>(&g.regs, a.s, lanes)?;
             let av = get_f(&g.regs, u, a);
             let mut r = [0.0; 32];
             for l in 0..32 {
                 r[l] = unary(op, av[l]);
             }
-            write_r(&mut g.regs, d, &finish_all(&r, sat), lanes)
+            write_r::<CHECK>(&mut g.regs, d, &finish_all(&r, sat), lanes)
         }
         Kind::Select { d, ref cmp, x, y } => {
-            let bits = compare(g, u, cmp, lanes)?;
-            check(&g.regs, x, lanes)?;
-            check(&g.regs, y, lanes)?;
+            let bits = compare::<CHECK>(g, u, cmp, lanes)?;
+            check::<CHECK>(&g.regs, x, lanes)?;
+            check::<CHECK>(&g.regs, y, lanes)?;
             let xv = get(&g.regs, u, x);
             let yv = get(&g.regs, u, y);
             let m = expand(bits);
@@ -478,7 +483,7 @@ pub(super) fn run<const HW_FMA: bool>(
             for l in 0..32 {
                 r[l] = (xv[l] & m[l]) | (yv[l] & !m[l]);
             }
-            write(&mut g.regs, d, &r, lanes)
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
         Kind::PopExec { n } => {
             check_r0l(g)?;
@@ -504,7 +509,7 @@ pub(super) fn run<const HW_FMA: bool>(
             }
             evaluating &= g.live;
             let cond = if evaluating != 0 {
-                compare(g, u, cmp, evaluating)?
+                compare::<CHECK>(g, u, cmp, evaluating)?
             } else {
                 0
             };
@@ -547,6 +552,7 @@ pub(super) fn run<const HW_FMA: bool>(
         // Control, memory and generic operations are run by the caller.
         Kind::Generic
         | Kind::GetSr { .. }
+        | Kind::LdVar { .. }
         | Kind::Device { .. }
         | Kind::JmpExecAny(_)
         | Kind::JmpExecNone(_)
@@ -558,7 +564,7 @@ pub(super) fn run<const HW_FMA: bool>(
 /// `r0l` of every thread that exists (the execution-mask stack reads it whatever the mask).
 #[inline(always)]
 fn check_r0l(g: &SimdGroup) -> Result<()> {
-    check(&g.regs, R0L, g.live)
+    check::<true>(&g.regs, R0L, g.live)
 }
 
 const R0L: super::ops::Src32 = super::ops::Src32::H(0);

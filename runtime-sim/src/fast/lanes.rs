@@ -19,9 +19,13 @@ pub(super) fn expand(mask: u32) -> Lanes {
     out
 }
 
-/// Checks that `lanes` may read `s` (the register file's hazard masks).
+/// Checks that `lanes` may read `s` (the register file's hazard masks); without `CHECK`, does
+/// nothing (for runs known to be free of hazards, see `fast::straight`).
 #[inline(always)]
-pub(super) fn check(regs: &RegFile, s: Src32, lanes: u32) -> Result<()> {
+pub(super) fn check<const CHECK: bool>(regs: &RegFile, s: Src32, lanes: u32) -> Result<()> {
+    if !CHECK {
+        return Ok(());
+    }
     match s {
         Src32::R(r) if (regs.hazard(2 * r) | regs.hazard(2 * r + 1)) & lanes != 0 => {
             Err(read_error(regs, Reg::R32(r), lanes))
@@ -98,23 +102,38 @@ pub(super) fn get_f(regs: &RegFile, uniforms: &[u32; 256], f: FSrc32) -> [f32; 3
     out
 }
 
-/// Writes `v` (the low 16 bits for a half) to `d` for `lanes`.
+/// Writes `v` (the low 16 bits for a half) to `d` for `lanes`; `CHECK` as for [`check`]
+/// (without it the register's hazard state is left alone: it has none).
 #[inline(always)]
-pub(super) fn write(regs: &mut RegFile, d: Dst32, v: &Lanes, lanes: u32) -> Result<()> {
+pub(super) fn write<const CHECK: bool>(
+    regs: &mut RegFile,
+    d: Dst32,
+    v: &Lanes,
+    lanes: u32,
+) -> Result<()> {
     match d {
-        Dst32::R(r) => write_r(regs, r, v, lanes),
+        Dst32::R(r) => write_r::<CHECK>(regs, r, v, lanes),
         Dst32::H(h) => {
-            regs.prepare_write(Reg::Half(h), lanes)?;
+            if CHECK {
+                regs.prepare_write(Reg::Half(h), lanes)?;
+            }
             regs.set_half(h, v, lanes);
             Ok(())
         }
     }
 }
 
-/// Writes `v` to 32-bit register `r` for `lanes`.
+/// Writes `v` to 32-bit register `r` for `lanes`; `CHECK` as for [`write`].
 #[inline(always)]
-pub(super) fn write_r(regs: &mut RegFile, r: u8, v: &Lanes, lanes: u32) -> Result<()> {
-    regs.prepare_write(Reg::R32(r), lanes)?;
+pub(super) fn write_r<const CHECK: bool>(
+    regs: &mut RegFile,
+    r: u8,
+    v: &Lanes,
+    lanes: u32,
+) -> Result<()> {
+    if CHECK {
+        regs.prepare_write(Reg::R32(r), lanes)?;
+    }
     regs.set32(r, v, lanes);
     Ok(())
 }

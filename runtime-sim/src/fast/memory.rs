@@ -8,6 +8,7 @@
 use super::lanes::{check, get, write_r, Lanes, Result};
 use super::ops::{Index32, Src32};
 use crate::exec::{Machine, SimdGroup};
+use crate::formats::float_to_reg;
 
 /// Runs a device load or store; `Ok(false)` when the reference must run it instead.
 #[allow(clippy::too_many_arguments)]
@@ -30,7 +31,7 @@ pub(super) fn device(
     let offsets: [i64; 32] = match index {
         Index32::Imm(v) => [i64::from(v); 32],
         Index32::Reg { reg, unsigned } => {
-            check(&g.regs, Src32::R(reg), lanes)?;
+            check::<true>(&g.regs, Src32::R(reg), lanes)?;
             let v = get(&g.regs, m.uniforms, Src32::R(reg));
             let mut out = [0; 32];
             for l in 0..32 {
@@ -53,7 +54,7 @@ pub(super) fn device(
         let mut values: [Lanes; 4] = [[0; 32]; 4];
         for (k, v) in values.iter_mut().enumerate().take(count_u) {
             let reg = Src32::R(first + k as u8);
-            check(&g.regs, reg, lanes)?;
+            check::<true>(&g.regs, reg, lanes)?;
             *v = get(&g.regs, m.uniforms, reg);
         }
         let writers = lanes & !g.helper & !g.discarded;
@@ -90,11 +91,48 @@ pub(super) fn device(
         }
     }
     for (k, v) in values.iter().enumerate().take(count_u) {
-        write_r(&mut g.regs, first + k as u8, v, lanes)?;
+        write_r::<true>(&mut g.regs, first + k as u8, v, lanes)?;
     }
     for k in 0..count {
         g.regs
             .set_pending(crate::decode::inst::Reg::R32(first + k), slot, pc);
+    }
+    Ok(true)
+}
+
+/// `ld_var` into 32-bit registers, as `exec::fragment` computes it, with each component's
+/// plane evaluated over the lanes at once; `Ok(false)` (nothing done) when there is no
+/// fragment state or no such varying, for the reference to report.
+pub(super) fn ld_var(
+    m: &Machine<'_>,
+    g: &mut SimdGroup,
+    first: u8,
+    index: u8,
+    mask: u8,
+) -> Result<bool> {
+    let Some(slot) = m
+        .fragment
+        .and_then(|fs| fs.varyings.get(usize::from(index)))
+    else {
+        return Ok(false);
+    };
+    let lanes = g.exec;
+    let xs = g.ids.global[0];
+    let ys = g.ids.global[1];
+    for (k, j) in (0..4).filter(|j| mask >> j & 1 == 1).enumerate() {
+        let plane = slot.planes[j];
+        let mut v = [0u32; 32];
+        if slot.flat {
+            // The provoking vertex's word, whatever its bits mean.
+            v = [plane.base.to_bits(); 32];
+        } else {
+            for l in 0..32 {
+                let value = (plane.base + plane.ddx * (xs[l] as f32 + 0.5))
+                    + plane.ddy * (ys[l] as f32 + 0.5);
+                v[l] = float_to_reg(f64::from(value), true);
+            }
+        }
+        write_r::<true>(&mut g.regs, first.wrapping_add(k as u8), &v, lanes)?;
     }
     Ok(true)
 }

@@ -10,6 +10,12 @@
 //! a flush, an add and a flush/default-NaN select over 32 lanes). Every other form runs through
 //! the reference executor's `step` on the same state.
 //!
+//! Consecutive arithmetic operations form straight runs ([`straight`]): the run loop executes
+//! a run back to back and then does the per-instruction bookkeeping (step limit, statistics,
+//! timing model) once for the whole run, with the same result; and when none of the registers
+//! a run touches has a hazard as it starts (the common case), its operations skip the
+//! register checks, which provably cannot fail there (see [`straight`]).
+//!
 //! A Cranelift JIT was the other candidate. It was not chosen because:
 //! - the simulator's value is its exactness (docs/g13.md's flushing, default NaNs, the fused
 //!   multiply-add rounded once, f16 double rounding, saturating conversions, per-lane faults
@@ -23,7 +29,17 @@
 //!   than its cost;
 //! - no `unsafe`, no executable memory, no compile latency per program (the 100,000-program soak
 //!   runs each program once), and it builds on every host Rust supports, at the 2-core CI's
-//!   build-time budget (the Cranelift code generator is a large build).
+//!   build-time budget (the Cranelift code generator is a large build);
+//! - session 6 (issue 20) weighed it again against what could be finished and tested in the
+//!   time: a profile of the ALU-heavy benchmark kernel (`perf record`, x86-64-v3 loop) put
+//!   about a quarter of the time in the per-instruction bookkeeping of the run loop and the
+//!   timing model, which the straight runs below remove or tighten without a new
+//!   implementation of the semantics (0.65-0.82 s of CPU for `agxc run` of
+//!   `benches/sim_speed/alu_hash_noise` before, 0.34-0.51 s after, output identical). The
+//!   remaining gap to lavapipe on ALU-bound code (see the README's benchmark section) is the
+//!   interpretation itself: per operation one dispatch, operand-kind selection and 32-lane
+//!   loads and stores through memory, against LLVM-compiled SIMD code that keeps values in
+//!   registers. Compiling straight runs to host code is the step that would close it.
 //!
 //! # Checks
 //! Nothing is traded for speed: every operation reads and writes registers through the same
@@ -36,14 +52,16 @@
 //! corpus and soak tests compare them on compiled shaders (`agxc-tests`).
 //!
 //! # Statistics
-//! `Stats::instructions` and `thread_instructions` are counted as instructions run; the
-//! per-class and hint counts are kept per instruction index in [`Counters`] and folded into the
+//! `Stats::instructions` and `thread_instructions` are counted as instructions (or whole
+//! straight runs) run; the per-class and hint counts are kept per instruction index in
+//! [`Counters`] (as differences, so that a run costs two writes) and folded into the
 //! statistics when a worker finishes a chunk of work (`Counters::flush`): the same sums.
 
 mod alu;
 mod lanes;
 mod memory;
 pub(crate) mod ops;
+mod straight;
 
 use crate::decode::inst::Decoded;
 use crate::error::{ExecError, ExecErrorKind};
@@ -58,6 +76,8 @@ use ops::{Kind, Op, Target};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Code {
     ops: Vec<Op>,
+    /// See [`straight::Runs`].
+    runs: straight::Runs,
 }
 
 impl Code {
@@ -97,8 +117,9 @@ impl Code {
                     packed: packed(&meta.reads, &meta.writes),
                 }
             })
-            .collect();
-        Code { ops }
+            .collect::<Vec<Op>>();
+        let runs = straight::Runs::build(&ops);
+        Code { ops, runs }
     }
 }
 
@@ -117,6 +138,9 @@ fn packed(reads: &[u8], writes: &[u8]) -> Option<([u8; 4], [u8; 2])> {
 
 /// Per-instruction execution counts of one worker, folded into [`Stats`] by [`Self::flush`].
 pub(crate) struct Counters {
+    /// The counts as differences (wrapping): running instructions `i..j` adds one at `i` and
+    /// takes one at `j`, so that a straight run is counted with two writes; the count of
+    /// instruction `i` is the sum of `counts[..=i]`.
     counts: Vec<u64>,
     /// The host runs the loop compiled for x86-64-v3's extensions.
     x86_64_v3: bool,
@@ -125,21 +149,37 @@ pub(crate) struct Counters {
 impl Counters {
     pub fn new(program: &Program) -> Self {
         Counters {
-            counts: vec![0; program.insts.len()],
+            counts: vec![0; program.insts.len() + 1],
             x86_64_v3: has_x86_64_v3(),
         }
     }
 
     /// Adds the per-class and hint counts to `stats` and clears the counters.
     pub fn flush(&mut self, program: &Program, stats: &mut Stats) {
-        for (count, meta) in self.counts.iter_mut().zip(&program.meta) {
-            if *count == 0 {
+        let mut count = 0u64;
+        for (diff, meta) in self.counts.iter_mut().zip(&program.meta) {
+            count = count.wrapping_add(*diff);
+            *diff = 0;
+            if count == 0 {
                 continue;
             }
-            stats.by_class[meta.class_index] += *count;
-            stats.cache_hints += *count * u64::from(meta.cache_hints);
-            stats.discard_hints += *count * meta.discards.len() as u64;
-            *count = 0;
+            stats.by_class[meta.class_index] += count;
+            stats.cache_hints += count * u64::from(meta.cache_hints);
+            stats.discard_hints += count * meta.discards.len() as u64;
+        }
+        if let Some(last) = self.counts.last_mut() {
+            *last = 0;
+        }
+    }
+
+    /// Counts one run of instructions `first..end`.
+    #[inline(always)]
+    fn count(&mut self, first: usize, end: usize) {
+        if let Some(c) = self.counts.get_mut(first) {
+            *c = c.wrapping_add(1);
+        }
+        if let Some(c) = self.counts.get_mut(end) {
+            *c = c.wrapping_sub(1);
         }
     }
 }
@@ -237,10 +277,40 @@ fn run_loop<const WIDE: bool>(
 ) -> Result<(), ExecError> {
     let program = m.program;
     let ops = &program.fast.ops;
+    let runs = &program.fast.runs;
     let limit = m.config.step_limit;
     let id = g.id;
     loop {
         let i = local.i;
+        if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
+            // A straight run of arithmetic: executed, then counted and timed as a whole.
+            let result = if runs.unchecked(i, &g.regs) {
+                straight::run::<WIDE, false>(m.uniforms, g, &ops[run.clone()])
+            } else {
+                straight::run::<WIDE, true>(m.uniforms, g, &ops[run.clone()])
+            };
+            let done = match result {
+                Ok(()) => run.end,
+                Err((k, _)) => run.start + k + 1,
+            };
+            let n = (done - i) as u64;
+            local.steps += n;
+            local.instructions += n;
+            local.thread_instructions += n * u64::from(g.exec.count_ones());
+            counters.count(i, done);
+            g.timing.issue_run(runs.issues(i..done));
+            local.i = done;
+            if let Err((k, kind)) = result {
+                // Stopped at the failing instruction, as the one-at-a-time loop stops.
+                local.i = i + k;
+                return Err(ExecError {
+                    pc: ops[i + k].pc,
+                    simd_group: id,
+                    kind,
+                });
+            }
+            continue;
+        }
         let Some(op) = ops.get(i) else {
             return Err(ExecError {
                 pc: program.code().len() as u32,
@@ -257,9 +327,7 @@ fn run_loop<const WIDE: bool>(
         if local.steps > limit {
             return Err(err(ExecErrorKind::StepLimit { limit }));
         }
-        if let Some(c) = counters.counts.get_mut(i) {
-            *c += 1;
-        }
+        counters.count(i, i + 1);
         local.instructions += 1;
         local.thread_instructions += u64::from(g.exec.count_ones());
         match op.packed {
@@ -368,13 +436,21 @@ fn step<const WIDE: bool>(
                 m.step(g, &program.insts[i], tg).map(Next::Flow)
             }
         }
+        Kind::LdVar { first, index, mask } => {
+            if !memory::ld_var(m, g, *first, *index, *mask)? {
+                // No fragment state or no such varying: the reference reports it.
+                let program = m.program;
+                return m.step(g, &program.insts[i], tg).map(Next::Flow);
+            }
+            next
+        }
         Kind::GetSr { d, sr } => {
             let v = m.special_register(g, *sr)?;
-            lanes::write(&mut g.regs, *d, &v, g.exec)?;
+            lanes::write::<true>(&mut g.regs, *d, &v, g.exec)?;
             next
         }
         kind => {
-            alu::run::<WIDE>(m.uniforms, g, kind)?;
+            alu::run::<WIDE, true>(m.uniforms, g, kind)?;
             next
         }
     }

@@ -10,7 +10,7 @@
 
 use crate::decode::inst::{
     BitfieldOp, Compare, ConvertMode, Decoded, FRel, FSrc, FUnaryOp, IRel, Inst, MemFormat,
-    MemIndex, Precision, Reg, Round, Src, StackOp,
+    MemIndex, Precision, Reg, RegRange, Round, Src, StackOp,
 };
 use crate::error::ExecErrorKind;
 use crate::float::decode_float_immediate;
@@ -204,6 +204,12 @@ pub(crate) enum Kind {
         d: Dst32,
         sr: u8,
     },
+    /// `ld_var` into 32-bit registers `first..` (component `j` of `mask` to the next one).
+    LdVar {
+        first: u8,
+        index: u8,
+        mask: u8,
+    },
     PopExec {
         n: u32,
     },
@@ -388,24 +394,21 @@ fn specialise(d: &Decoded, target: &dyn Fn(i64) -> Target) -> Option<Kind> {
             table,
         } => {
             let tt = |i: u8| table >> i & 1 == 1;
-            let d32 = dst32(dst.reg)?;
-            let a32 = src32(&a, false)?;
-            // The document's undefined tables (depending only on `b`) return `a`.
-            if tt(0) == tt(1) && tt(2) == tt(3) && tt(0) != tt(2) {
-                Kind::Iadd {
-                    d: d32,
-                    a: a32,
-                    b: Src32::K(0),
-                    neg: false,
-                    shift: 0,
-                }
-            } else {
-                Kind::Bitop {
-                    d: d32,
-                    a: a32,
-                    b: src32(&b, false)?,
-                    t: std::array::from_fn(|i| if tt(i as u8) { u32::MAX } else { 0 }),
-                }
+            // The document's undefined tables (depending only on `b`) return `a`: the table
+            // of `a` (`b` is still read, and checked, as the reference reads it).
+            let undefined = tt(0) == tt(1) && tt(2) == tt(3) && tt(0) != tt(2);
+            Kind::Bitop {
+                d: dst32(dst.reg)?,
+                a: src32(&a, false)?,
+                b: src32(&b, false)?,
+                t: std::array::from_fn(|i| {
+                    let bit = if undefined { i & 1 == 1 } else { tt(i as u8) };
+                    if bit {
+                        u32::MAX
+                    } else {
+                        0
+                    }
+                }),
             }
         }
         Inst::Bitfield {
@@ -544,6 +547,16 @@ fn specialise(d: &Decoded, target: &dyn Fn(i64) -> Target) -> Option<Kind> {
             sr,
         },
         Inst::PopExec { n, .. } => Kind::PopExec { n: u32::from(n) },
+        Inst::LdVar {
+            regs:
+                RegRange {
+                    first: Reg::R32(first),
+                    ..
+                },
+            index,
+            mask,
+            ..
+        } => Kind::LdVar { first, index, mask },
         Inst::ExecStack { op, cmp, n, .. } => Kind::ExecStack {
             op,
             cmp: cmp32(&cmp)?,

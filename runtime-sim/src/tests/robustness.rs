@@ -3,7 +3,7 @@
 
 use quickcheck::{QuickCheck, TestResult};
 
-use super::asm::{alu1, d32, enc, operand::*};
+use super::asm::{alu1, alu2, d32, enc, operand::*};
 use crate::decode::inst::Reg;
 use crate::disasm::disassemble;
 use crate::encoding::Opcode;
@@ -211,6 +211,42 @@ fn a_runaway_loop_ends_at_the_configured_step_limit() {
                     }
                     other => panic!("{stage:?} {engine:?} {threads}: {:?}", other.err()),
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_step_limit_stops_a_straight_run_at_the_exact_instruction() {
+    // A loop of seven `iadd r1, r1, 1` (one straight run for the fast engine) and a jump
+    // back: with a limit that falls inside the run, both engines must stop at the same
+    // instruction, on one host thread and on several.
+    let add = enc(Opcode::Iadd, &alu2(d32(1), r32(1), imm(1)));
+    let body: Vec<u8> = (0..7).flat_map(|_| add.clone()).collect();
+    let back = -(body.len() as i64) as u32;
+    let code = [
+        body.clone(),
+        enc(Opcode::JmpExecAny, &[("off", u64::from(back))]),
+    ]
+    .concat();
+    let program = Program::load(&code, ProgramMetadata::compute(4)).expect("loads");
+    // 8 instructions per iteration: 3 more than a multiple of 8 ends at the fourth `iadd`.
+    let limit = 8 * 100 + 3;
+    for engine in [Engine::Fast, Engine::Reference] {
+        for threads in [1, 2] {
+            let config = Config {
+                step_limit: limit,
+                engine,
+                threads,
+                ..Config::default()
+            };
+            let setup = FragmentSetup::default();
+            match dispatch(&program, config, 16, [3, 1, 1], [1, 1, 1], &setup).0 {
+                Err(Error::Exec(e)) => {
+                    assert_eq!(e.kind, ExecErrorKind::StepLimit { limit });
+                    assert_eq!(e.pc as usize, 3 * add.len(), "{engine:?} {threads}");
+                }
+                other => panic!("{engine:?} {threads}: {:?}", other.err()),
             }
         }
     }

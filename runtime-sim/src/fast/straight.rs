@@ -1,0 +1,252 @@
+//! Straight runs: maximal sequences of consecutive operations that only compute into
+//! registers (the arithmetic [`Kind`]s and `wait`), which the run loop executes back to back
+//! and then counts and times as a whole.
+//!
+//! Inside such a run nothing changes the execution mask, jumps, touches memory or applies
+//! discard hints, and the timing model does not depend on the values computed, so the per-
+//! instruction bookkeeping of the run loop (step limit, statistics, timing) gives the same
+//! result done once for the run: the step limit is checked for the whole run before it starts
+//! (a run that could pass it is left to the one-at-a-time loop, which stops at the exact
+//! instruction), the instruction counts are added as the run's length times the active
+//! threads, and the timing model issues the run's instructions in one loop
+//! (`Timing::issue_run`). An operation that fails ends the run there, and only the operations
+//! up to and including it are counted and timed, as the one-at-a-time loop would.
+//!
+//! Nothing in a run adds a hazard to the register file (`crate::regfile`): no load makes a
+//! register pending and no discard hint poisons one; writes and `wait`s only clear hazards. So
+//! when every 16-bit half the rest of a run reads or writes is free of hazards as the run
+//! starts, no check inside it can fail and no write changes the hazard state, and the run
+//! executes without the checks (`CHECK` false in `fast::alu`). Otherwise it executes with
+//! them, and reports the same error as the one-at-a-time loop.
+
+use std::ops::Range;
+
+use super::alu;
+use super::ops::{Cmp32, Dst32, Kind, Op, Src32};
+use crate::error::ExecErrorKind;
+use crate::exec::SimdGroup;
+use crate::regfile::RegFile;
+use crate::timing::Issue;
+
+/// A set of 16-bit register halves.
+type Halves = [u64; 4];
+
+/// The straight runs of a program.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Runs {
+    /// `len[i]`: how many operations from `i` on are straight (0: operation `i` is not).
+    len: Vec<u32>,
+    /// The timing model's view of each operation (meaningful where `len` is not 0).
+    issues: Vec<Issue>,
+    /// `touched[i]`: the halves operations `i..i + len[i]` read or write.
+    touched: Vec<Halves>,
+}
+
+/// Adds the halves `kind` reads or writes to `set`.
+fn touch(kind: &Kind, set: &mut Halves) {
+    let mut half = |h: u8| set[usize::from(h >> 6)] |= 1 << (h & 63);
+    let mut src = |s: Src32| match s {
+        Src32::R(r) => {
+            half(2 * (r & 127));
+            half(2 * (r & 127) + 1);
+        }
+        Src32::H(h) | Src32::Hs(h) => half(h),
+        Src32::K(_) | Src32::U(_) | Src32::Uh(_) | Src32::Uhs(_) => {}
+    };
+    let dst = |d: Dst32| match d {
+        Dst32::R(r) => Src32::R(r),
+        Dst32::H(h) => Src32::H(h),
+    };
+    match *kind {
+        Kind::Mov { d, .. } => src(dst(d)),
+        Kind::Iadd { d, a, b, .. } | Kind::Bitop { d, a, b, .. } | Kind::Asr { d, a, b, .. } => {
+            src(dst(d));
+            src(a);
+            src(b);
+        }
+        Kind::Imadd { d, a, b, c, .. } | Kind::Bitfield { d, a, b, c, .. } => {
+            src(dst(d));
+            src(a);
+            src(b);
+            src(c);
+        }
+        Kind::IntToF32 { d, a, .. } => {
+            src(Src32::R(d));
+            src(a);
+        }
+        Kind::F32ToInt { d, a, .. } => {
+            src(dst(d));
+            src(a.s);
+        }
+        Kind::Fadd { d, a, b, .. } | Kind::Fmul { d, a, b, .. } => {
+            src(Src32::R(d));
+            src(a.s);
+            src(b.s);
+        }
+        Kind::Fma { d, a, b, c, .. } => {
+            src(Src32::R(d));
+            src(a.s);
+            src(b.s);
+            src(c.s);
+        }
+        Kind::FRound { d, a, .. } | Kind::FUnary { d, a, .. } => {
+            src(Src32::R(d));
+            src(a.s);
+        }
+        Kind::Select { d, ref cmp, x, y } => {
+            src(dst(d));
+            src(x);
+            src(y);
+            match *cmp {
+                Cmp32::Int { a, b, .. } => {
+                    src(a);
+                    src(b);
+                }
+                Cmp32::Float { a, b, .. } => {
+                    src(a.s);
+                    src(b.s);
+                }
+            }
+        }
+        // Not part of runs (`straight`), or touching no register (`wait`).
+        _ => {}
+    }
+}
+
+/// Whether no half of `set` has a hazard.
+#[inline(always)]
+fn hazard_free(regs: &RegFile, set: &Halves) -> bool {
+    let mut any = 0u32;
+    for (w, &word) in set.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let h = (w as u32) * 64 + bits.trailing_zeros();
+            any |= regs.hazard(h as u8);
+            bits &= bits - 1;
+        }
+    }
+    any == 0
+}
+
+/// Whether `op` may be part of a straight run.
+fn straight(op: &Op) -> bool {
+    let arithmetic = matches!(
+        op.kind,
+        Kind::Mov { .. }
+            | Kind::Iadd { .. }
+            | Kind::Imadd { .. }
+            | Kind::Bitop { .. }
+            | Kind::Bitfield { .. }
+            | Kind::Asr { .. }
+            | Kind::IntToF32 { .. }
+            | Kind::F32ToInt { .. }
+            | Kind::Fadd { .. }
+            | Kind::Fmul { .. }
+            | Kind::Fma { .. }
+            | Kind::FRound { .. }
+            | Kind::FUnary { .. }
+            | Kind::Select { .. }
+            | Kind::Wait(_)
+    );
+    arithmetic && !op.discards && op.slot.is_none() && op.packed.is_some()
+}
+
+impl Runs {
+    pub fn build(ops: &[Op]) -> Runs {
+        let mut len = vec![0u32; ops.len()];
+        for i in (0..ops.len()).rev() {
+            if straight(&ops[i]) {
+                len[i] = 1 + len.get(i + 1).copied().unwrap_or(0);
+            }
+        }
+        let issues = ops
+            .iter()
+            .map(|op| {
+                let (reads, writes) = op.packed.unwrap_or_default();
+                Issue {
+                    cost: op.cost,
+                    reads,
+                    writes,
+                    wait: match op.kind {
+                        Kind::Wait(slot) => slot,
+                        _ => Issue::NO_WAIT,
+                    },
+                }
+            })
+            .collect();
+        let mut touched = vec![[0u64; 4]; ops.len()];
+        for i in (0..ops.len()).rev() {
+            if len[i] == 0 {
+                continue;
+            }
+            let mut set = if len[i] > 1 {
+                touched.get(i + 1).copied().unwrap_or_default()
+            } else {
+                [0; 4]
+            };
+            touch(&ops[i].kind, &mut set);
+            touched[i] = set;
+        }
+        Runs {
+            len,
+            issues,
+            touched,
+        }
+    }
+
+    /// Whether the run from `i` on may execute without checks: none of the halves it touches
+    /// has a hazard in `regs`.
+    #[inline(always)]
+    pub fn unchecked(&self, i: usize, regs: &RegFile) -> bool {
+        self.touched
+            .get(i)
+            .is_some_and(|set| hazard_free(regs, set))
+    }
+
+    /// The straight run starting at `i`, if it is at least two operations long and at most
+    /// `steps_left` (a longer one could pass the step limit inside).
+    #[inline(always)]
+    pub fn at(&self, i: usize, steps_left: u64) -> Option<Range<usize>> {
+        let n = *self.len.get(i)? as usize;
+        (n >= 2 && n as u64 <= steps_left).then_some(i..i + n)
+    }
+
+    /// The timing model's view of operations `r` (within a run).
+    #[inline(always)]
+    pub fn issues(&self, r: Range<usize>) -> &[Issue] {
+        self.issues.get(r).unwrap_or(&[])
+    }
+}
+
+/// Executes `ops` (a straight run) in order, with the register checks when `CHECK`; on a
+/// failure, the index in `ops` of the operation that failed and its error.
+#[inline(always)]
+pub(super) fn run<const WIDE: bool, const CHECK: bool>(
+    uniforms: &[u32; 256],
+    g: &mut SimdGroup,
+    ops: &[Op],
+) -> Result<(), (usize, ExecErrorKind)> {
+    if g.exec == 0 {
+        // No thread active: every check passes and every write is empty (`regfile`'s checks
+        // and writes of no lanes), so only the `wait`s change anything.
+        for op in ops {
+            if let Kind::Wait(slot) = op.kind {
+                g.regs.wait(slot);
+            }
+        }
+        return Ok(());
+    }
+    for (k, op) in ops.iter().enumerate() {
+        let result = match op.kind {
+            Kind::Wait(slot) => {
+                g.regs.wait(slot);
+                Ok(())
+            }
+            ref kind => alu::run::<WIDE, CHECK>(uniforms, g, kind),
+        };
+        if let Err(e) = result {
+            return Err((k, e));
+        }
+    }
+    Ok(())
+}
