@@ -105,8 +105,23 @@ impl Allocation {
         }
     }
 
-    /// Copies the bytes at `address ..` into `out` (inside the allocation).
+    /// Copies the bytes at `address ..` into `out` (inside the allocation): whole words when
+    /// `address` is word-aligned (texels and descriptors), bytes otherwise.
     fn read_bytes(&self, address: u64, out: &mut [u8]) {
+        if address & 3 == 0 {
+            let mut chunks = out.chunks_exact_mut(4);
+            let mut a = address;
+            for chunk in &mut chunks {
+                chunk.copy_from_slice(&self.word(a).load(Relaxed).to_le_bytes());
+                a += 4;
+            }
+            let tail = chunks.into_remainder();
+            if !tail.is_empty() {
+                let w = self.word(a).load(Relaxed).to_le_bytes();
+                tail.copy_from_slice(&w[..tail.len()]);
+            }
+            return;
+        }
         for (i, byte) in out.iter_mut().enumerate() {
             let a = address + i as u64;
             *byte = (self.word(a).load(Relaxed) >> (8 * (a & 3))) as u8;
@@ -317,6 +332,21 @@ impl DeviceMemory {
         let mut out = vec![0; size];
         self.read_into(address, &mut out)?;
         Ok(out)
+    }
+}
+
+/// One allocation as the texture unit's memory: the executor finds a texture's allocation once
+/// per instruction and reads its texels here, without a search per texel. Reads outside the
+/// allocation fail as they would in [`DeviceMemory`], which the executor uses instead when a
+/// texture does not lie in one allocation.
+impl TexelMemory for Allocation {
+    #[inline]
+    fn read_bytes(&self, address: u64, out: &mut [u8]) -> Result<(), UnmappedAddress> {
+        if !self.contains(address, out.len() as u64) {
+            return Err(UnmappedAddress);
+        }
+        Allocation::read_bytes(self, address, out);
+        Ok(())
     }
 }
 

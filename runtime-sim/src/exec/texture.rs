@@ -13,7 +13,10 @@ use crate::decode::inst::{
 };
 use crate::error::ExecErrorKind;
 use crate::formats::float_to_reg;
-use crate::texture::{quad_derivatives, Derivatives, LodRequest, SampleRequest, TexDim, Texture};
+use crate::texture::{
+    quad_derivatives, Derivatives, LodRequest, SampleRequest, SamplerDescriptor, TexDim,
+    TexelMemory, Texture,
+};
 
 type Result<T> = std::result::Result<T, ExecErrorKind>;
 
@@ -29,16 +32,32 @@ fn tex_dim(dim: TexInstDim) -> TexDim {
     }
 }
 
+/// Consecutive 32-bit registers from `first`, indexed from 0 (see `Machine::regs32`).
+struct Rows<'a> {
+    regs: &'a [Lanes<u32>],
+    first: u8,
+}
+
+impl std::ops::Index<usize> for Rows<'_> {
+    type Output = Lanes<u32>;
+
+    fn index(&self, i: usize) -> &Lanes<u32> {
+        &self.regs[usize::from((usize::from(self.first) + i) as u8)]
+    }
+}
+
 impl Machine<'_> {
-    /// Reads `count` consecutive 32-bit registers from `first` for `lanes`.
-    fn regs32(g: &SimdGroup, first: u8, count: u32, lanes: u32) -> Result<Vec<Lanes<u32>>> {
-        (0..count)
-            .map(|i| {
-                let n = (u32::from(first) + i) as u8;
-                g.regs.check_read(Reg::R32(n), lanes)?;
-                Ok(g.regs.r[usize::from(n)])
-            })
-            .collect()
+    /// Checks `count` consecutive 32-bit registers from `first` for reads by `lanes` and
+    /// returns them (borrowed: copying them per instruction was a measurable cost).
+    fn regs32(g: &SimdGroup, first: u8, count: u32, lanes: u32) -> Result<Rows<'_>> {
+        for i in 0..count {
+            g.regs
+                .check_read(Reg::R32((u32::from(first) + i) as u8), lanes)?;
+        }
+        Ok(Rows {
+            regs: &g.regs.r[..],
+            first,
+        })
     }
 
     fn slots(&self, g: &SimdGroup, index: TexIndex, lanes: u32) -> Result<Lanes<u32>> {
@@ -137,33 +156,45 @@ impl Machine<'_> {
             [Derivatives::default(); 32]
         };
 
-        let mut cached: Option<(u32, Texture)> = None;
+        // The texture of the last lane and where its texels are read: its allocation when the
+        // whole texture lies in one (the same bytes, without a search per texel), else device
+        // memory, which reports the faults.
+        let mut cached: Option<(u32, Texture, &dyn TexelMemory)> = None;
+        let mut cached_sampler: Option<(u32, SamplerDescriptor)> = None;
         let mut results: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
             let thread = l as u32;
             let slot = tex_slots[l];
-            let texture = match cached {
-                Some((s, tex)) if s == slot => tex,
-                _ => {
-                    let desc = self
-                        .textures
-                        .get(&slot)
-                        .copied()
-                        .ok_or(ExecErrorKind::UnboundTexture { thread, slot })?;
-                    if desc.dim != tex_dim(t.dim) {
-                        return Err(ExecErrorKind::TextureDimMismatch {
-                            thread,
-                            opcode: d.opcode,
-                            instruction: t.dim.name(),
-                            descriptor: desc.dim,
-                        });
-                    }
-                    let tex = Texture::new(desc)
-                        .map_err(|error| ExecErrorKind::Texture { thread, error })?;
-                    cached = Some((slot, tex));
-                    tex
+            // Built when the slot changes, then borrowed: a `Texture` is a few hundred bytes
+            // (its level offsets), too many to copy per lane.
+            if !matches!(&cached, Some((s, ..)) if *s == slot) {
+                let desc = self
+                    .textures
+                    .get(&slot)
+                    .copied()
+                    .ok_or(ExecErrorKind::UnboundTexture { thread, slot })?;
+                if desc.dim != tex_dim(t.dim) {
+                    return Err(ExecErrorKind::TextureDimMismatch {
+                        thread,
+                        opcode: d.opcode,
+                        instruction: t.dim.name(),
+                        descriptor: desc.dim,
+                    });
                 }
+                let tex =
+                    Texture::new(desc).map_err(|error| ExecErrorKind::Texture { thread, error })?;
+                let mem: &dyn TexelMemory =
+                    match self.memory.allocation(desc.address, tex.byte_size()) {
+                        Some(allocation) => allocation,
+                        None => self.memory,
+                    };
+                cached = Some((slot, tex, mem));
+            }
+            let Some((_, texture, mem)) = &cached else {
+                // Unreachable: set just above.
+                continue;
             };
+            let mem = *mem;
             let texture_error = |error| ExecErrorKind::Texture { thread, error };
             let rgba = if t.load {
                 let ints: [i32; 3] = std::array::from_fn(|c| {
@@ -184,16 +215,23 @@ impl Machine<'_> {
                     _ => 0,
                 };
                 texture
-                    .fetch(self.memory, ints, layer, level)
+                    .fetch(mem, ints, layer, level)
                     .map_err(texture_error)?
             } else {
                 let sampler_slot = samp_slots[l];
-                let sampler = self.samplers.get(&sampler_slot).copied().ok_or(
-                    ExecErrorKind::UnboundSampler {
-                        thread,
-                        slot: sampler_slot,
-                    },
-                )?;
+                let sampler = match cached_sampler {
+                    Some((s, sampler)) if s == sampler_slot => sampler,
+                    _ => {
+                        let sampler = self.samplers.get(&sampler_slot).copied().ok_or(
+                            ExecErrorKind::UnboundSampler {
+                                thread,
+                                slot: sampler_slot,
+                            },
+                        )?;
+                        cached_sampler = Some((sampler_slot, sampler));
+                        sampler
+                    }
+                };
                 let from_uniform = t.lod_mode.from_uniform();
                 let operand = |i: u32| -> f32 {
                     float(if from_uniform {
@@ -236,8 +274,8 @@ impl Machine<'_> {
                     req = req.with_offset(offsets(l));
                 }
                 match t.gather {
-                    Some(component) => texture.gather(self.memory, &sampler, &req, component),
-                    None => texture.sample(self.memory, &sampler, &req),
+                    Some(component) => texture.gather(mem, &sampler, &req, component),
+                    None => texture.sample(mem, &sampler, &req),
                 }
                 .map_err(texture_error)?
             };

@@ -366,3 +366,88 @@ fn texture_compare_reference_and_offsets_come_from_the_o_registers() {
         assert_eq!(got, [v, 0.0, 0.0, 1.0], "lane {l}");
     }
 }
+
+#[test]
+fn a_texture_partly_outside_its_allocation_reads_the_mapped_texels_and_faults_on_the_rest() {
+    // A 2x2 RGBA8 texture whose allocation holds only its first row (8 bytes): the texture unit
+    // reads texels from the allocation it finds once per instruction only when the whole
+    // texture lies inside one; otherwise it reads through device memory, which reports the
+    // unmapped texel. Both engines, sample and load.
+    let mut env = Env::default();
+    let addr = env.memory.alloc(8, 16).expect("alloc");
+    env.memory
+        .write(addr, &[10, 20, 30, 40, 50, 60, 70, 80])
+        .expect("write");
+    env.textures.insert(
+        0,
+        TextureDescriptor::new_2d(TexFormat::Rgba8Unorm, 2, 2, 1, addr),
+    );
+    env.samplers.insert(
+        0,
+        SamplerDescriptor::with_filter(Filter::Nearest, MipFilter::None, Wrap::ClampToEdge),
+    );
+    let code = [
+        enc(
+            Opcode::TextureSample,
+            &[
+                ("R", 0),
+                ("Rt", 1),
+                ("C", 8),
+                ("n", 2),
+                ("mask", 0b1111),
+                ("lod", 6),
+                ("D", 12),
+            ],
+        ),
+        enc(
+            Opcode::TextureLoad,
+            &[
+                ("R", 20),
+                ("Rt", 1),
+                ("C", 14),
+                ("n", 2),
+                ("mask", 0b1111),
+                ("lod", 0),
+            ],
+        ),
+        enc(Opcode::Wait, &[("i", 0)]),
+    ]
+    .concat();
+    // `t` of the sample and `y` of the load per lane.
+    let setup = |bad_lane: Option<usize>| {
+        move |g: &mut crate::exec::SimdGroup| {
+            let bad = |l: usize| bad_lane == Some(l);
+            set32(g, 4, |l| ((l & 1) as f32 * 0.5 + 0.25).to_bits());
+            set32(g, 5, |l| if bad(l) { 0.75f32 } else { 0.25 }.to_bits());
+            set32(g, 6, |_| 0.0f32.to_bits());
+            set32(g, 7, |l| (l & 1) as u32);
+            set32(g, 8, |l| u32::from(bad(l)));
+        }
+    };
+    let g = env.run(&code, u32::MAX, setup(None)).expect("runs");
+    for l in 0..32 {
+        let x = l & 1;
+        let expect: Vec<f32> = (0..4)
+            .map(|c| f32::from(10 * (4 * x as u8 + c + 1)) / 255.0)
+            .collect();
+        let sampled: Vec<f32> = (0..4).map(|r| f32::from_bits(get32(&g, r, l))).collect();
+        let fetched: Vec<f32> = (10..14).map(|r| f32::from_bits(get32(&g, r, l))).collect();
+        assert_eq!(sampled, expect, "sample lane {l}");
+        assert_eq!(fetched, expect, "load lane {l}");
+    }
+    // Lane 5 samples (1, 1), outside the allocation: the sample faults there.
+    match env.run(&code, u32::MAX, setup(Some(5))) {
+        Err(Error::Exec(e)) => assert_eq!(
+            e.kind,
+            ExecErrorKind::Texture {
+                thread: 5,
+                error: crate::texture::TextureError::Unmapped {
+                    address: addr + 12,
+                    len: 4
+                }
+            },
+            "{e}"
+        ),
+        other => panic!("expected an unmapped texel: {:?}", other.err()),
+    }
+}

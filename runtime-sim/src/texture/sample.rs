@@ -87,6 +87,13 @@ impl Texture {
         };
         let desc = self.descriptor();
         let dim = desc.dim;
+        // With one level (or no mip filtering) every LOD selects level 0, and with equal
+        // filters the LOD does not choose the filter either: the result does not depend on
+        // the LOD, so it is not computed (no derivatives projected, no square root or
+        // logarithm per sample). `select_levels` and the filter choice below give level 0 and
+        // the common filter for the LOD 0 used instead.
+        let needs_lod = sampler.mag_filter != sampler.min_filter
+            || (desc.levels > 1 && sampler.mip_filter != MipFilter::None);
         let layer = u64::from(select_layer(request.layer, desc.layers));
         let (st, slice, derivatives, wraps) = if dim.is_cube() {
             if request.offset != [0; 3] {
@@ -95,7 +102,8 @@ impl Texture {
                     dim,
                 });
             }
-            let projected = cube::project(request.coords, request.lod.derivatives());
+            let derivatives = request.lod.derivatives().filter(|_| needs_lod);
+            let projected = cube::project(request.coords, derivatives);
             let slice = layer * 6 + u64::from(projected.face);
             let wraps = [Wrap::ClampToEdge; 3];
             (projected.st, slice, projected.derivatives, wraps)
@@ -103,13 +111,17 @@ impl Texture {
             let derivatives = request.lod.derivatives().copied();
             (request.coords, layer, derivatives, sampler.wrap)
         };
-        let lambda = lod::lambda(
-            sampler,
-            &request.lod,
-            derivatives.as_ref(),
-            desc.extent(),
-            dim.axes(),
-        );
+        let lambda = if needs_lod {
+            lod::lambda(
+                sampler,
+                &request.lod,
+                derivatives.as_ref(),
+                desc.extent(),
+                dim.axes(),
+            )
+        } else {
+            0.0
+        };
         let filter = if lambda <= 0.0 {
             sampler.mag_filter
         } else {
