@@ -311,3 +311,45 @@ fn implicit_lod_from_a_quad() {
         );
     }
 }
+
+#[test]
+fn the_lod_matters_only_with_mips_or_unequal_filters() {
+    // A 2x1 R32F texture [0, 1] at s = 0.5: a linear filter reads 0.5, a nearest one texel 1.
+    let bytes = r32f(&[0.0, 1.0]);
+    let request = |lod: LodRequest| SampleRequest::new([0.5, 0.5, 0.0], lod);
+    let far = LodRequest::gradient(derivs([64.0, 0.0], [0.0, 64.0]));
+    let nan = LodRequest::gradient(derivs([f32::NAN, 0.0], [0.0, f32::NAN]));
+    let lods = [
+        LodRequest::explicit(0.0),
+        LodRequest::explicit(5.0),
+        LodRequest::explicit(-3.0),
+        far,
+        nan,
+        LodRequest::auto(derivs([64.0, 0.0], [0.0, 64.0])),
+        LodRequest::bias(derivs([0.5, 0.0], [0.0, 0.5]), 9.0),
+    ];
+    // One level, or no mip filtering: level 0 and the common filter at every LOD.
+    let one_level = TextureDescriptor::new_2d(TexFormat::R32Float, 2, 1, 1, BASE);
+    for mip in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear] {
+        let sampler = SamplerDescriptor::with_filter(Filter::Linear, mip, Wrap::ClampToEdge);
+        for lod in lods {
+            let got = sample_ok(&bytes, &one_level, &sampler, &request(lod))[0];
+            assert_eq!(got, 0.5, "{mip:?} {lod:?}");
+        }
+    }
+    // Unequal filters: the LOD picks the filter (magnification at LOD <= 0).
+    let sampler = SamplerDescriptor {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Linear,
+        ..SamplerDescriptor::with_filter(Filter::Linear, MipFilter::None, Wrap::ClampToEdge)
+    };
+    for (lod, want) in [
+        (LodRequest::explicit(0.0), 1.0),
+        (LodRequest::explicit(-3.0), 1.0),
+        (LodRequest::explicit(5.0), 0.5),
+        (far, 0.5),
+    ] {
+        let got = sample_ok(&bytes, &one_level, &sampler, &request(lod))[0];
+        assert_eq!(got, want, "{lod:?}");
+    }
+}
