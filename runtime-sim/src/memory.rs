@@ -340,7 +340,7 @@ impl DeviceMemory {
 /// allocation fail as they would in [`DeviceMemory`], which the executor uses instead when a
 /// texture does not lie in one allocation.
 impl TexelMemory for Allocation {
-    #[inline]
+    #[inline(always)]
     fn read_bytes(&self, address: u64, out: &mut [u8]) -> Result<(), UnmappedAddress> {
         if !self.contains(address, out.len() as u64) {
             return Err(UnmappedAddress);

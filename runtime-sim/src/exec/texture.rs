@@ -13,6 +13,7 @@ use crate::decode::inst::{
 };
 use crate::error::ExecErrorKind;
 use crate::formats::float_to_reg;
+use crate::memory::{Allocation, DeviceMemory};
 use crate::texture::{
     quad_derivatives, Derivatives, LodRequest, SampleRequest, SamplerDescriptor, TexDim,
     TexelMemory, Texture,
@@ -29,6 +30,27 @@ fn tex_dim(dim: TexInstDim) -> TexDim {
         TexInstDim::D3 => TexDim::D3,
         TexInstDim::Cube => TexDim::Cube,
         TexInstDim::CubeArray => TexDim::CubeArray,
+    }
+}
+
+/// Where a texture's texels are read (see `Machine::texture_op`): an enum rather than a trait
+/// object, so that the allocation's word reads inline into the texture unit.
+enum TextureMemory<'a> {
+    Allocation(&'a Allocation),
+    Device(&'a DeviceMemory),
+}
+
+impl TexelMemory for TextureMemory<'_> {
+    #[inline(always)]
+    fn read_bytes(
+        &self,
+        address: u64,
+        out: &mut [u8],
+    ) -> std::result::Result<(), crate::texture::UnmappedAddress> {
+        match self {
+            TextureMemory::Allocation(a) => TexelMemory::read_bytes(*a, address, out),
+            TextureMemory::Device(d) => TexelMemory::read_bytes(*d, address, out),
+        }
     }
 }
 
@@ -159,7 +181,7 @@ impl Machine<'_> {
         // The texture of the last lane and where its texels are read: its allocation when the
         // whole texture lies in one (the same bytes, without a search per texel), else device
         // memory, which reports the faults.
-        let mut cached: Option<(u32, Texture, &dyn TexelMemory)> = None;
+        let mut cached: Option<(u32, Texture, TextureMemory)> = None;
         let mut cached_sampler: Option<(u32, SamplerDescriptor)> = None;
         let mut results: RunValues = Default::default();
         for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
@@ -183,18 +205,17 @@ impl Machine<'_> {
                 }
                 let tex =
                     Texture::new(desc).map_err(|error| ExecErrorKind::Texture { thread, error })?;
-                let mem: &dyn TexelMemory =
-                    match self.memory.allocation(desc.address, tex.byte_size()) {
-                        Some(allocation) => allocation,
-                        None => self.memory,
-                    };
+                let mem = match self.memory.allocation(desc.address, tex.byte_size()) {
+                    Some(allocation) => TextureMemory::Allocation(allocation),
+                    None => TextureMemory::Device(self.memory),
+                };
                 cached = Some((slot, tex, mem));
             }
             let Some((_, texture, mem)) = &cached else {
                 // Unreachable: set just above.
                 continue;
             };
-            let mem = *mem;
+            let mem = &*mem;
             let texture_error = |error| ExecErrorKind::Texture { thread, error };
             let rgba = if t.load {
                 let ints: [i32; 3] = std::array::from_fn(|c| {

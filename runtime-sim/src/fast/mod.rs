@@ -39,7 +39,14 @@
 //!   remaining gap to lavapipe on ALU-bound code (see the README's benchmark section) is the
 //!   interpretation itself: per operation one dispatch, operand-kind selection and 32-lane
 //!   loads and stores through memory, against LLVM-compiled SIMD code that keeps values in
-//!   registers. Compiling straight runs to host code is the step that would close it.
+//!   registers. Compiling straight runs to host code is the step that would close it;
+//! - session 7 profiled the slowest `sim_speed` cases first (`perf record` of the bench's child
+//!   mode at 1024x1024): on the texture-bound fragment cases the texture unit's general path
+//!   (a device-memory search and byte reads per texel, a `Texture` copied per lane, the LOD
+//!   computed where it cannot matter) took well over half the time and the fast engine's ALU
+//!   loop 6 to 10%, so the session's time went to the texture unit (`crate::texture`'s
+//!   performance notes) rather than to a JIT, which only the ALU-bound cases (`alu_hash_noise`,
+//!   `frag_noise_fbm`, and the ALU part of `sw_mirror`, about 40% of its time) would gain from.
 //!
 //! # Checks
 //! Nothing is traded for speed: every operation reads and writes registers through the same

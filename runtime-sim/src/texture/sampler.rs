@@ -166,7 +166,7 @@ impl SamplerDescriptor {
 }
 
 /// Wraps integer texel coordinate `i` into `0..size`; `None` is a border texel.
-#[inline]
+#[inline(always)]
 pub(crate) fn wrap(i: i64, size: u32, mode: Wrap) -> Option<u32> {
     // Every mode maps an in-range index to itself; most taps are in range, and skipping the
     // 64-bit remainders below is the texture unit's largest saving.
