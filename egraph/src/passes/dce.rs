@@ -11,7 +11,7 @@
 
 use super::edit::{set_params, set_results};
 use crate::ir::{Block, Function, Inst, Op, Value, ValueDef};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Removes dead values; true if anything changed.
 pub fn run(f: &mut Function) -> bool {
@@ -33,9 +33,9 @@ struct Info {
 impl Info {
     fn new(f: &Function) -> Info {
         let mut info = Info {
-            target: HashMap::new(),
-            exits: HashMap::new(),
-            needed_ifs: HashSet::new(),
+            target: HashMap::default(),
+            exits: HashMap::default(),
+            needed_ifs: HashSet::default(),
         };
         info.block(f, f.entry, &mut Vec::new(), None);
         info
@@ -84,7 +84,7 @@ impl Info {
 }
 
 fn liveness(f: &Function, info: &Info) -> HashSet<Value> {
-    let mut live: HashSet<Value> = HashSet::new();
+    let mut live: HashSet<Value> = HashSet::default();
     let mut work: Vec<Value> = Vec::new();
     let mark = |v: Value, live: &mut HashSet<Value>, work: &mut Vec<Value>| {
         if live.insert(v) {

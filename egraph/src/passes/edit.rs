@@ -6,8 +6,8 @@
 //! the function from scratch anyway.
 
 use crate::ir::{Block, Const, Function, Inst, InstData, InstFlags, Op, Type, Value, ValueDef};
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// Creates an instruction with fresh results of the given types, not yet placed in a block.
 pub(crate) fn make_inst(
@@ -311,7 +311,7 @@ pub(crate) struct Tree {
 
 impl Tree {
     pub fn new(f: &Function) -> Tree {
-        let mut inst_block = HashMap::new();
+        let mut inst_block = HashMap::default();
         f.for_each_inst(|b, i| {
             inst_block.insert(i, b);
         });

@@ -33,7 +33,7 @@ use super::flatten::{self, convert, Ending};
 use super::{ifconv, inst_cost, simplify, PassConfig};
 use crate::ir::{Block, Const, Function, Inst, InstFlags, Op, Type, Value};
 use crate::opt::Target;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Limits on unrolling.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -232,7 +232,7 @@ pub fn trip_count(f: &Function, l: Inst, max: u32) -> Option<u32> {
     for n in 0..max {
         let mut it = Iteration {
             f,
-            known: HashMap::new(),
+            known: HashMap::default(),
             next: None,
         };
         for (k, &p) in f.blocks[body].params.iter().enumerate() {
@@ -344,7 +344,7 @@ pub fn unroll(f: &mut Function, l: Inst, n: u32) -> bool {
     };
     let body = f.insts[l].blocks[0];
     // A pristine copy: the remainder loop's body, or the loop's body again if sinking fails.
-    let remainder_body = edit::clone_block(f, body, None, &mut HashMap::new());
+    let remainder_body = edit::clone_block(f, body, None, &mut HashMap::default());
     let Some(dead) = flatten::sink_or_restore(f, l, remainder_body, Op::Continue) else {
         return false;
     };
