@@ -292,6 +292,9 @@ impl BlockGraph {
         if self.peak(&order) <= limit {
             return order;
         }
+        // The list schedules tried: one asked for again is the same schedule, which cannot win
+        // (it exceeded the limit, or its cycles are no fewer than the best's).
+        let mut tried = vec![(floor, true)];
         // Greedy pressure-first picks can need more than the selected order does; any order
         // within the budget keeps its occupancy, so only cycles count among them.
         let original = self.original_order();
@@ -301,6 +304,10 @@ impl BlockGraph {
         for by_height in [true, false] {
             for step in 0..=FLOOR_STEPS {
                 let f = floor + limit.saturating_sub(floor) * step / FLOOR_STEPS;
+                if tried.contains(&(f, by_height)) {
+                    continue;
+                }
+                tried.push((f, by_height));
                 let order = self.schedule(f, limit, true, by_height);
                 let cycles = self.cycles(&order);
                 if cycles < best_cycles && self.peak(&order) <= limit {

@@ -214,14 +214,26 @@ struct Parser<'a> {
     registry: &'a OpRegistry,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// The character at the cursor and its length: rule texts are ASCII, so bytes are looked
+    /// at directly (this runs for every rule at every process start) and only other
+    /// characters are decoded.
+    fn peek(&self) -> Option<(char, usize)> {
+        let &b = self.text.as_bytes().get(self.pos)?;
+        if b.is_ascii() {
+            return Some((char::from(b), 1));
+        }
+        let c = self.text[self.pos..].chars().next()?;
+        Some((c, c.len_utf8()))
+    }
+
     fn skip_space(&mut self) {
-        while let Some(c) = self.text[self.pos..].chars().next() {
+        while let Some((c, len)) = self.peek() {
             if c.is_whitespace() {
-                self.pos += c.len_utf8();
+                self.pos += len;
             } else if c == ';' {
-                while let Some(c) = self.text[self.pos..].chars().next() {
-                    self.pos += c.len_utf8();
+                while let Some((c, len)) = self.peek() {
+                    self.pos += len;
                     if c == '\n' {
                         break;
                     }
@@ -232,13 +244,13 @@ impl Parser<'_> {
         }
     }
 
-    fn atom(&mut self) -> &str {
+    fn atom(&mut self) -> &'a str {
         let start = self.pos;
-        while let Some(c) = self.text[self.pos..].chars().next() {
+        while let Some((c, len)) = self.peek() {
             if c.is_whitespace() || c == '(' || c == ')' {
                 break;
             }
-            self.pos += c.len_utf8();
+            self.pos += len;
         }
         &self.text[start..self.pos]
     }
@@ -257,8 +269,8 @@ impl Parser<'_> {
             Some('(') => {
                 self.pos += 1;
                 self.skip_space();
-                let head = self.atom().to_string();
-                let kind = self.op_kind(&head)?;
+                let head = self.atom();
+                let kind = self.op_kind(head)?;
                 let mut kids = Vec::new();
                 loop {
                     self.skip_space();
@@ -278,7 +290,7 @@ impl Parser<'_> {
                 }
                 if kind.arity() != kids.len() {
                     return Err(TermError::Arity {
-                        op: head,
+                        op: head.to_string(),
                         expected: kind.arity(),
                         got: kids.len(),
                     });
@@ -286,8 +298,8 @@ impl Parser<'_> {
                 Ok(Term::Node(kind, kids))
             }
             Some(_) => {
-                let a = self.atom().to_string();
-                leaf_term(&a)
+                let a = self.atom();
+                leaf_term(a)
             }
         }
     }

@@ -53,7 +53,7 @@ pub(crate) type Dead = HashSet<Inst>;
 
 /// Flattens loop `l` if it has no `continue` and its exits can be sunk.
 pub(crate) fn flatten_loop(f: &mut Function, l: Inst, tree: &mut Tree) -> bool {
-    let Some(&parent) = tree.inst_block.get(&l) else {
+    let Some(parent) = tree.block_of(l) else {
         return false;
     };
     let body = f.insts[l].blocks[0];

@@ -94,6 +94,7 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
     // What the function is now (its reachable loops, its size) changes only when a trial
     // replaces it: recomputing them per loop made this pass quadratic in loop-heavy functions.
     let mut now: Option<(HashSet<Inst>, usize)> = None;
+    let mut loaded_now: Option<usize> = None;
     for l in pre_order_loops(f) {
         let (loops, count) = now.get_or_insert_with(|| (reachable_loops(f), f.inst_count()));
         if !loops.contains(&l) {
@@ -126,7 +127,8 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
         simplify::run(&mut trial);
         // A loop whose copies would put many loaded values in flight at once needs the
         // larger margin (see above); others only need to save a part of their own size.
-        let loaded = loaded_values(&trial).saturating_sub(loaded_values(f));
+        let loaded_f = *loaded_now.get_or_insert_with(|| loaded_values(f));
+        let loaded = loaded_values(&trial).saturating_sub(loaded_f);
         let margin = if loaded > budget.max_loaded {
             base * budget.min_saving
         } else {
@@ -136,6 +138,7 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
             *f = trial;
             baseline = None;
             now = None;
+            loaded_now = None;
             changed = true;
         }
     }
@@ -339,7 +342,7 @@ impl Iteration<'_> {
 /// once (see the module docs); false if its exits cannot be sunk.
 pub fn unroll(f: &mut Function, l: Inst, n: u32) -> bool {
     let tree = Tree::new(f);
-    let Some(&parent) = tree.inst_block.get(&l) else {
+    let Some(parent) = tree.block_of(l) else {
         return false;
     };
     let body = f.insts[l].blocks[0];
