@@ -164,9 +164,12 @@ fn liveness(f: &Function, info: &Info) -> Live {
 fn rewrite(f: &mut Function, info: &Info, live: &Live) -> bool {
     let mut changed = false;
     let mut blocks = Vec::new();
+    let mut seen: EntitySet<Block> = EntitySet::with_capacity(f.blocks.len());
     let mut structured = Vec::new();
     f.for_each_inst(|b, i| {
-        blocks.push(b);
+        if seen.insert(b) {
+            blocks.push(b);
+        }
         if matches!(f.insts[i].op, Op::If | Op::Loop) {
             structured.push(i);
         }

@@ -94,14 +94,15 @@ pub fn fold_constants(f: &mut Function) -> bool {
 /// The `if`s of a dropped arm, or of code after an arm that leaves, are skipped.
 pub fn inline_constant_ifs(f: &mut Function) -> bool {
     let mut ifs: Vec<Inst> = Vec::new();
-    let mut block_of: SecondaryMap<Inst, PackedOption<Block>> = SecondaryMap::new();
+    let mut block_of: SecondaryMap<Inst, PackedOption<Block>> =
+        SecondaryMap::with_capacity(f.insts.len());
     f.for_each_inst(|b, i| {
         if f.insts[i].op == Op::If {
             ifs.push(i);
             block_of[i] = b.into();
         }
     });
-    let mut dropped: EntitySet<Inst> = EntitySet::new();
+    let mut dropped: EntitySet<Inst> = EntitySet::with_capacity(f.insts.len());
     let mut subst = Subst::default();
     let mut changed = false;
     for i in ifs {
@@ -193,19 +194,19 @@ fn inline_arm_deferred(
     let pos = edit::position(f, b, x)?;
     let mut body = f.blocks[arm].insts.clone();
     let term = body.pop()?;
-    let (tail, dropped): (Vec<Inst>, Option<Vec<Inst>>) = if f.insts[term].op == Op::Yield {
+    if f.insts[term].op == Op::Yield {
         for (k, &r) in f.insts[x].results.clone().iter().enumerate() {
             subst.insert(r, f.insts[term].args[k]);
         }
-        (f.blocks[b].insts[pos + 1..].to_vec(), None)
+        f.blocks[b].insts.splice(pos..=pos, body);
+        None
     } else {
-        (vec![term], Some(f.blocks[b].insts[pos + 1..].to_vec()))
-    };
-    let mut insts = f.blocks[b].insts[..pos].to_vec();
-    insts.extend(body);
-    insts.extend(tail);
-    f.blocks[b].insts = insts;
-    dropped
+        let dropped = f.blocks[b].insts.split_off(pos + 1);
+        f.blocks[b].insts.truncate(pos);
+        f.blocks[b].insts.extend(body);
+        f.blocks[b].insts.push(term);
+        Some(dropped)
+    }
 }
 
 /// Replaces path-independent results and parameters by the values they always hold.
