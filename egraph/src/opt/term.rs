@@ -215,25 +215,13 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    /// The character at the cursor and its length: rule texts are ASCII, so bytes are looked
-    /// at directly (this runs for every rule at every process start) and only other
-    /// characters are decoded.
-    fn peek(&self) -> Option<(char, usize)> {
-        let &b = self.text.as_bytes().get(self.pos)?;
-        if b.is_ascii() {
-            return Some((char::from(b), 1));
-        }
-        let c = self.text[self.pos..].chars().next()?;
-        Some((c, c.len_utf8()))
-    }
-
     fn skip_space(&mut self) {
-        while let Some((c, len)) = self.peek() {
+        while let Some(c) = self.text[self.pos..].chars().next() {
             if c.is_whitespace() {
-                self.pos += len;
+                self.pos += c.len_utf8();
             } else if c == ';' {
-                while let Some((c, len)) = self.peek() {
-                    self.pos += len;
+                while let Some(c) = self.text[self.pos..].chars().next() {
+                    self.pos += c.len_utf8();
                     if c == '\n' {
                         break;
                     }
@@ -246,11 +234,11 @@ impl<'a> Parser<'a> {
 
     fn atom(&mut self) -> &'a str {
         let start = self.pos;
-        while let Some((c, len)) = self.peek() {
+        while let Some(c) = self.text[self.pos..].chars().next() {
             if c.is_whitespace() || c == '(' || c == ')' {
                 break;
             }
-            self.pos += len;
+            self.pos += c.len_utf8();
         }
         &self.text[start..self.pos]
     }
