@@ -325,11 +325,12 @@ fn compile_preamble(f: MFunction, limit: u32) -> Result<PreambleCode, BackendErr
     })
 }
 
-/// `sched`: schedules for latency within the occupancy step and for register pressure,
-/// allocates both, and keeps the one with fewer spills, then fewer registers (ties: the latency
-/// one). Registers are what Mesa's shader-db compares and what occupancy follows; the pressure
-/// schedule costs waits and latency, so it is taken only when it saves registers. The choice
-/// needs both allocations, so the winner's is kept for `regalloc`.
+/// `sched`: schedules for latency within the occupancy step and for register pressure (top-down
+/// and bottom-up; `sched` module docs), allocates each, and keeps the one with fewer spills,
+/// then fewer registers (ties: the earlier, latency first). Registers are what Mesa's shader-db
+/// compares and what occupancy follows; the pressure schedules cost waits and latency, so one
+/// is taken only when it saves registers. The choice needs the allocations, so the winner's is
+/// kept for `regalloc`.
 fn schedule(m: &mut Machine) -> Result<(), BackendError> {
     if !m.opts.schedule {
         return Ok(());
@@ -342,7 +343,7 @@ fn schedule(m: &mut Machine) -> Result<(), BackendError> {
     Ok(())
 }
 
-/// The choice `sched` makes: `m` scheduled both ways and allocated within `limit` halves; the
+/// The choice `sched` makes: `m` scheduled each way and allocated within `limit` halves; the
 /// kept schedule and its allocation.
 pub(crate) fn schedule_and_allocate(
     m: MFunction,

@@ -33,9 +33,9 @@ impl BlockGraph {
         }
         let mut succs_left = vec![0u32; n];
         let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for k in 0..n {
+        for (k, left) in succs_left.iter_mut().enumerate() {
             for &(s, _) in self.succs.row(k) {
-                succs_left[k] += 1;
+                *left += 1;
                 preds[s as usize].push(k as u32);
             }
         }

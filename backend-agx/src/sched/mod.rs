@@ -52,15 +52,21 @@
 //! schedule spends them on hiding memory and texture latency (as the occupancy-targeting
 //! schedulers of other GPU compilers do), and on interleaving ALU chains only in loops (above).
 //!
-//! # Two policies
+//! # Three policies
 //! That is [`Policy::Occupancy`]. [`Policy::Pressure`] caps the budget at the floor, and a
 //! block whose schedules all exceed it takes the lower-peak of its selected and pressure-first
 //! orders: instruction selection can emit every texture sample or load of a shader before
 //! their uses (`sw_emboss`, `ubo_row_major`), and within the occupancy step the latency policy
-//! keeps that, using two to three times Mesa's registers. The compiler schedules both ways,
-//! allocates both and keeps the one with fewer registers (`schedule_and_allocate` in
-//! `crate::pipeline`, the `sched` pass): registers are what the shader-db comparison with Mesa
-//! counts, and what occupancy follows once a shader leaves the first step.
+//! keeps that, using two to three times Mesa's registers. [`Policy::PressureBottomUp`] adds the
+//! bottom-up pressure order (`bottom_up`, Mesa's way) as a candidate pressure-first order:
+//! a top-down greedy order still issues every varying read or load first (all raise the
+//! pressure alike), one placed from the end sinks each to its first use. The compiler
+//! schedules all three ways, allocates each and keeps the one with the fewest registers, the
+//! first of them on a tie (`schedule_and_allocate` in `crate::pipeline`, the `sched` pass):
+//! registers are what the shader-db comparison with Mesa counts, and what occupancy follows
+//! once a shader leaves the first step. The price is latency where the pressure schedules win
+//! (a load waited for right after it issues: more `wait`s and estimated cycles, as in Mesa's
+//! code).
 //!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its
@@ -183,10 +189,8 @@ pub fn schedule_with(m: &mut MFunction, policy: Policy) {
         let mut order = g.best_schedule(first, floor, limit);
         if g.peak(&order) > limit {
             order = g.original_order();
-            if policy != Policy::Occupancy {
-                if g.peak(&first_order) < g.peak(&order) {
-                    order = first_order;
-                }
+            if policy != Policy::Occupancy && g.peak(&first_order) < g.peak(&order) {
+                order = first_order;
             }
         }
         for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
