@@ -146,8 +146,9 @@ pub struct PassError {
     pub errors: VerifyErrors,
 }
 
-/// Runs `passes` over `f` in order, verifying after each that changed it; appends to `log` and, when `dumps` is
-/// given, the function's text after each pass. True if any pass changed the function.
+/// Runs `passes` over `f` in order, verifying after each that changed it; appends to `log`
+/// and, when `dumps` is given, the function's text after each pass. True if any pass changed
+/// the function.
 pub fn run(
     f: &mut Function,
     passes: &[Pass],
