@@ -21,7 +21,7 @@
 //! constant lives; the cost is one word of uniform preloading per dispatch, paid by the runtime
 //! once rather than by every thread.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::abi::Abi;
 use crate::isa::{Instr, RegClass, Src, UReg};
@@ -54,7 +54,7 @@ pub fn promote_constants(m: &mut MFunction, abi: &mut Abi) -> Promoted {
     }
     // Distinct values in order of first appearance, with the mov_imms each would remove.
     let mut order: Vec<u32> = Vec::new();
-    let mut by_value: HashMap<u32, Vec<&Candidate>> = HashMap::new();
+    let mut by_value: HashMap<u32, Vec<&Candidate>> = HashMap::default();
     for c in &candidates {
         let list = by_value.entry(c.imm).or_default();
         if list.is_empty() {
@@ -65,7 +65,7 @@ pub fn promote_constants(m: &mut MFunction, abi: &mut Abi) -> Promoted {
     // A stable sort keeps first-appearance order among equals.
     order.sort_by_key(|v| std::cmp::Reverse(by_value[v].len()));
 
-    let mut uniform_of: HashMap<u32, UReg> = HashMap::new();
+    let mut uniform_of: HashMap<u32, UReg> = HashMap::default();
     let mut removed = vec![false; m.insts.len()];
     let mut done = Promoted::default();
     for value in order {

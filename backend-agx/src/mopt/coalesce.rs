@@ -26,7 +26,7 @@
 //! union. Groups read by cross-lane instructions ([`super::flow::cross_lane_reads`]) merge
 //! only when both are written once, so that inactive threads' registers keep what they held.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::flow::{cross_lane_reads, step_back, Cfg, Liveness, UnitMap};
 use crate::isa::{Instr, IntSrc, Src};
@@ -136,7 +136,7 @@ fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usiz
     // the merged registers hold that one value from its definition on, in every thread that
     // ran it, as the cross-lane group's own registers did.
     let single = |g: u32| writes[g as usize].iter().all(|&n| n <= 1);
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut out = Vec::new();
     for (i, inst) in m.insts.iter().enumerate() {
         let Some((d, s)) = copy_of(inst) else {
@@ -163,11 +163,11 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
     let cfg = Cfg::new(&m.insts);
     let merges = candidates(m, &cfg, cross);
     if merges.is_empty() {
-        return HashMap::new();
+        return HashMap::default();
     }
     // For each group, its possible partners and the offset of the partner's unit matching
     // unit 0 of the group.
-    let mut partners: HashMap<u32, Vec<(usize, u32, i32)>> = HashMap::new();
+    let mut partners: HashMap<u32, Vec<(usize, u32, i32)>> = HashMap::default();
     for (k, &(mg, _, _)) in merges.iter().enumerate() {
         let shift = i32::from(mg.shift);
         partners
@@ -221,8 +221,8 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
             step_back(inst, &units, &mut now);
         }
     }
-    let mut used: HashSet<u32> = HashSet::new();
-    let mut out = HashMap::new();
+    let mut used: HashSet<u32> = HashSet::default();
+    let mut out = HashMap::default();
     for (k, &(mg, _, _)) in merges.iter().enumerate() {
         if conflict[k] || used.contains(&mg.from) || used.contains(&mg.into) {
             continue;

@@ -23,7 +23,7 @@
 //!
 //! Every read of `d` must be replaceable (else the copy stays and nothing changes).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::flow::{Cfg, Liveness, UnitMap};
 use super::slots::{for_each_slot, slot_reg, Slot};
@@ -161,7 +161,7 @@ fn round(m: &mut MFunction) -> u32 {
     }
     let whole = |r: &VReg| r.offset == 0 && m.groups[r.group as usize].units == r.class.units();
     // Copies into groups written only by them.
-    let mut cands: HashMap<u32, (usize, VReg, Value)> = HashMap::new();
+    let mut cands: HashMap<u32, (usize, VReg, Value)> = HashMap::default();
     for (at, inst) in m.insts.iter().enumerate() {
         if let Some((d, v)) = copied(inst) {
             if whole(&d) && defs[d.group as usize] == 1 {
@@ -175,7 +175,7 @@ fn round(m: &mut MFunction) -> u32 {
     // Every read of a candidate must be a slot that can take its value.
     let mut ok: HashMap<u32, bool> = cands.keys().map(|&g| (g, true)).collect();
     for inst in &mut m.insts.clone() {
-        let mut in_slots: HashMap<u32, u32> = HashMap::new();
+        let mut in_slots: HashMap<u32, u32> = HashMap::default();
         for_each_slot(inst, |slot| {
             let Some(r) = slot_reg(&slot) else { return };
             let Some(&(_, d, v)) = cands.get(&r.group) else {
@@ -193,7 +193,7 @@ fn round(m: &mut MFunction) -> u32 {
                 ok.insert(r.group, false);
             }
         });
-        let mut reads: HashMap<u32, u32> = HashMap::new();
+        let mut reads: HashMap<u32, u32> = HashMap::default();
         inst.for_each_use(|r| {
             if cands.contains_key(&r.group) {
                 *reads.entry(r.group).or_default() += 1;
@@ -207,7 +207,7 @@ fn round(m: &mut MFunction) -> u32 {
     }
     // A float move's register source must not change while the copy is live.
     let watched: HashMap<u32, Vec<u32>> = {
-        let mut w: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut w: HashMap<u32, Vec<u32>> = HashMap::default();
         for (&g, &(_, _, v)) in &cands {
             if let Value::Float { src, .. } = v {
                 if let Some(s) = src.src.as_reg() {

@@ -18,7 +18,7 @@
 //! Pure ALU instructions whose result group is written nowhere else take part; derivatives and special registers that depend on which
 //! threads are active do not, nor do memory and texture instructions.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::isa::{Dst, FUnaryOp, Instr, IntSrc, SpecialReg, Src};
 use crate::mir::{MFunction, MInst, VReg};
@@ -52,13 +52,13 @@ fn fixed_per_thread(sr: SpecialReg) -> bool {
 /// The groups every construct (from its `if` or `loop` to its end) writes, by the construct's
 /// first instruction.
 fn written_by_construct(insts: &[MInst<VReg>]) -> HashMap<usize, HashSet<u32>> {
-    let mut out: HashMap<usize, HashSet<u32>> = HashMap::new();
+    let mut out: HashMap<usize, HashSet<u32>> = HashMap::default();
     let mut open: Vec<usize> = Vec::new();
     for (i, inst) in insts.iter().enumerate() {
         match inst {
             MInst::If { .. } | MInst::Loop => {
                 open.push(i);
-                out.insert(i, HashSet::new());
+                out.insert(i, HashSet::default());
             }
             MInst::EndIf | MInst::EndLoop => {
                 if let Some(s) = open.pop() {

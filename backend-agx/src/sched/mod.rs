@@ -52,15 +52,21 @@
 //! schedule spends them on hiding memory and texture latency (as the occupancy-targeting
 //! schedulers of other GPU compilers do), and on interleaving ALU chains only in loops (above).
 //!
-//! # Two policies
+//! # Three policies
 //! That is [`Policy::Occupancy`]. [`Policy::Pressure`] caps the budget at the floor, and a
 //! block whose schedules all exceed it takes the lower-peak of its selected and pressure-first
 //! orders: instruction selection can emit every texture sample or load of a shader before
 //! their uses (`sw_emboss`, `ubo_row_major`), and within the occupancy step the latency policy
-//! keeps that, using two to three times Mesa's registers. The compiler schedules both ways,
-//! allocates both and keeps the one with fewer registers (`schedule_and_allocate` in
-//! `crate::pipeline`, the `sched` pass): registers are what the shader-db comparison with Mesa
-//! counts, and what occupancy follows once a shader leaves the first step.
+//! keeps that, using two to three times Mesa's registers. [`Policy::PressureBottomUp`] adds the
+//! bottom-up pressure order (`bottom_up`, Mesa's way) as a candidate pressure-first order:
+//! a top-down greedy order still issues every varying read or load first (all raise the
+//! pressure alike), one placed from the end sinks each to its first use. The compiler
+//! schedules all three ways, allocates each and keeps the one with the fewest registers, the
+//! first of them on a tie (`schedule_and_allocate` in `crate::pipeline`, the `sched` pass):
+//! registers are what the shader-db comparison with Mesa counts, and what occupancy follows
+//! once a shader leaves the first step. The price is latency where the pressure schedules win
+//! (a load waited for right after it issues: more `wait`s and estimated cycles, as in Mesa's
+//! code).
 //!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its
@@ -85,6 +91,7 @@ use crate::latency;
 use crate::mir::{MFunction, MInst, VReg};
 use crate::regalloc::liveness::{intervals, Interval};
 
+mod bottom_up;
 mod graph;
 mod list;
 mod pressure;
@@ -114,6 +121,11 @@ pub enum Policy {
     /// orders. This is how Mesa's AGX backend schedules (`agx_pressure_schedule.c`: for
     /// register pressure only, occupancy hides the rest).
     Pressure,
+    /// [`Policy::Pressure`] with the bottom-up pressure order (`bottom_up`) as a further
+    /// candidate for each block's pressure-first order, where it peaks lower. Not folded into
+    /// `Pressure`: the unit count does not see alignment holes, and on some shaders the
+    /// top-down order allocates in fewer registers although its peak is higher.
+    PressureBottomUp,
 }
 
 /// Schedules every straight-line block of `m` within the occupancy budget
@@ -124,11 +136,77 @@ pub fn schedule(m: &mut MFunction) {
 
 /// Schedules every straight-line block of `m` under `policy`.
 pub fn schedule_with(m: &mut MFunction, policy: Policy) {
+    let graphs = block_graphs(m);
+    let need = graphs
+        .iter()
+        .map(|g| g.through + g.peak(&g.original_order()))
+        .max()
+        .unwrap_or(0);
+    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
+    // Registers are allocated for the whole function: below the most units any block needs
+    // anyway (with the groups live through it), a block's schedule costs none.
+    // The pressure-first order of each block: the top-down greedy one, and under
+    // [`Policy::PressureBottomUp`] the bottom-up one too (`bottom_up`), whichever peaks lower.
+    let pressure_orders: Vec<Vec<usize>> = graphs
+        .iter()
+        .map(|g| {
+            let top_down = g.schedule(0, 0, false, true);
+            if policy == Policy::PressureBottomUp {
+                let bottom_up = g.bottom_up_order();
+                if g.peak(&bottom_up) < g.peak(&top_down) {
+                    return bottom_up;
+                }
+            }
+            top_down
+        })
+        .collect();
+    let firsts: Vec<u32> = graphs
+        .iter()
+        .zip(&pressure_orders)
+        .map(|(g, o)| g.peak(o))
+        .collect();
+    let floor = graphs
+        .iter()
+        .zip(&firsts)
+        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
+        .max()
+        .unwrap_or(0);
+    let budget = match policy {
+        Policy::Occupancy => budget,
+        Policy::Pressure | Policy::PressureBottomUp => budget.min(floor),
+    };
+    let looped = loop_depths(&m.insts);
+    let mut out = m.insts.clone();
+    for ((g, &first), first_order) in graphs.iter().zip(&firsts).zip(pressure_orders) {
+        let limit = budget.saturating_sub(g.through);
+        // A loop's waits recur every iteration, and registers within the budget cost no
+        // occupancy: its blocks interleave for latency up to the budget.
+        let floor = if looped[g.range.start] > 0 {
+            limit
+        } else {
+            first.max(floor.saturating_sub(g.through))
+        };
+        let mut order = g.best_schedule(first, floor, limit);
+        if g.peak(&order) > limit {
+            order = g.original_order();
+            if policy != Policy::Occupancy && g.peak(&first_order) < g.peak(&order) {
+                order = first_order;
+            }
+        }
+        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
+            *slot = MInst::Op(g.ops[k]);
+        }
+    }
+    m.insts = out;
+}
+
+/// The dependence graph of every straight-line block of `m`, in order.
+fn block_graphs(m: &MFunction) -> Vec<BlockGraph> {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let through = live_through(&iv, &m.groups, &blocks);
     let mut numbering = Numbering::new(m.groups.len());
-    let graphs: Vec<BlockGraph> = blocks
+    blocks
         .iter()
         .zip(through)
         .map(|(r, through)| {
@@ -141,55 +219,7 @@ pub fn schedule_with(m: &mut MFunction, policy: Policy) {
                 .collect();
             BlockGraph::new(ops, r.clone(), &iv, &m.groups, through, &mut numbering)
         })
-        .collect();
-    let need = graphs
-        .iter()
-        .map(|g| g.through + g.peak(&g.original_order()))
-        .max()
-        .unwrap_or(0);
-    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
-    // Registers are allocated for the whole function: below the most units any block needs
-    // anyway (with the groups live through it), a block's schedule costs none.
-    let firsts: Vec<u32> = graphs
-        .iter()
-        .map(|g| g.peak(&g.schedule(0, 0, false, true)))
-        .collect();
-    let floor = graphs
-        .iter()
-        .zip(&firsts)
-        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
-        .max()
-        .unwrap_or(0);
-    let budget = match policy {
-        Policy::Occupancy => budget,
-        Policy::Pressure => budget.min(floor),
-    };
-    let looped = loop_depths(&m.insts);
-    let mut out = m.insts.clone();
-    for (g, &first) in graphs.iter().zip(&firsts) {
-        let limit = budget.saturating_sub(g.through);
-        // A loop's waits recur every iteration, and registers within the budget cost no
-        // occupancy: its blocks interleave for latency up to the budget.
-        let floor = if looped[g.range.start] > 0 {
-            limit
-        } else {
-            first.max(floor.saturating_sub(g.through))
-        };
-        let mut order = g.best_schedule(first, floor, limit);
-        if g.peak(&order) > limit {
-            order = g.original_order();
-            if policy == Policy::Pressure {
-                let first_order = g.schedule(0, 0, false, true);
-                if g.peak(&first_order) < g.peak(&order) {
-                    order = first_order;
-                }
-            }
-        }
-        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
-            *slot = MInst::Op(g.ops[k]);
-        }
-    }
-    m.insts = out;
+        .collect()
 }
 
 /// Halves the unit model does not see: holes that the alignment of 32-bit and wider groups
@@ -292,6 +322,9 @@ impl BlockGraph {
         if self.peak(&order) <= limit {
             return order;
         }
+        // The list schedules tried: one asked for again is the same schedule, which cannot win
+        // (it exceeded the limit, or its cycles are no fewer than the best's).
+        let mut tried = vec![(floor, true)];
         // Greedy pressure-first picks can need more than the selected order does; any order
         // within the budget keeps its occupancy, so only cycles count among them.
         let original = self.original_order();
@@ -301,6 +334,10 @@ impl BlockGraph {
         for by_height in [true, false] {
             for step in 0..=FLOOR_STEPS {
                 let f = floor + limit.saturating_sub(floor) * step / FLOOR_STEPS;
+                if tried.contains(&(f, by_height)) {
+                    continue;
+                }
+                tried.push((f, by_height));
                 let order = self.schedule(f, limit, true, by_height);
                 let cycles = self.cycles(&order);
                 if cycles < best_cycles && self.peak(&order) <= limit {

@@ -214,7 +214,7 @@ struct Parser<'a> {
     registry: &'a OpRegistry,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn skip_space(&mut self) {
         while let Some(c) = self.text[self.pos..].chars().next() {
             if c.is_whitespace() {
@@ -232,7 +232,7 @@ impl Parser<'_> {
         }
     }
 
-    fn atom(&mut self) -> &str {
+    fn atom(&mut self) -> &'a str {
         let start = self.pos;
         while let Some(c) = self.text[self.pos..].chars().next() {
             if c.is_whitespace() || c == '(' || c == ')' {
@@ -257,8 +257,8 @@ impl Parser<'_> {
             Some('(') => {
                 self.pos += 1;
                 self.skip_space();
-                let head = self.atom().to_string();
-                let kind = self.op_kind(&head)?;
+                let head = self.atom();
+                let kind = self.op_kind(head)?;
                 let mut kids = Vec::new();
                 loop {
                     self.skip_space();
@@ -278,7 +278,7 @@ impl Parser<'_> {
                 }
                 if kind.arity() != kids.len() {
                     return Err(TermError::Arity {
-                        op: head,
+                        op: head.to_string(),
                         expected: kind.arity(),
                         got: kids.len(),
                     });
@@ -286,8 +286,8 @@ impl Parser<'_> {
                 Ok(Term::Node(kind, kids))
             }
             Some(_) => {
-                let a = self.atom().to_string();
-                leaf_term(&a)
+                let a = self.atom();
+                leaf_term(a)
             }
         }
     }

@@ -11,7 +11,8 @@
 
 use super::edit::{set_params, set_results};
 use crate::ir::{Block, Function, Inst, Op, Value, ValueDef};
-use std::collections::{HashMap, HashSet};
+use cranelift_entity::EntitySet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Removes dead values; true if anything changed.
 pub fn run(f: &mut Function) -> bool {
@@ -33,9 +34,9 @@ struct Info {
 impl Info {
     fn new(f: &Function) -> Info {
         let mut info = Info {
-            target: HashMap::new(),
-            exits: HashMap::new(),
-            needed_ifs: HashSet::new(),
+            target: HashMap::default(),
+            exits: HashMap::default(),
+            needed_ifs: HashSet::default(),
         };
         info.block(f, f.entry, &mut Vec::new(), None);
         info
@@ -83,10 +84,14 @@ impl Info {
     }
 }
 
-fn liveness(f: &Function, info: &Info) -> HashSet<Value> {
-    let mut live: HashSet<Value> = HashSet::new();
+/// Live values: a bit per value of the function's arena (a dense set is cheaper than hashing
+/// every operand, and the arena is at most a few times the reachable code).
+type Live = EntitySet<Value>;
+
+fn liveness(f: &Function, info: &Info) -> Live {
+    let mut live = Live::with_capacity(f.values.len());
     let mut work: Vec<Value> = Vec::new();
-    let mark = |v: Value, live: &mut HashSet<Value>, work: &mut Vec<Value>| {
+    let mark = |v: Value, live: &mut Live, work: &mut Vec<Value>| {
         if live.insert(v) {
             work.push(v);
         }
@@ -156,12 +161,15 @@ fn liveness(f: &Function, info: &Info) -> HashSet<Value> {
     live
 }
 
-fn rewrite(f: &mut Function, info: &Info, live: &HashSet<Value>) -> bool {
+fn rewrite(f: &mut Function, info: &Info, live: &Live) -> bool {
     let mut changed = false;
     let mut blocks = Vec::new();
+    let mut seen: EntitySet<Block> = EntitySet::with_capacity(f.blocks.len());
     let mut structured = Vec::new();
     f.for_each_inst(|b, i| {
-        blocks.push(b);
+        if seen.insert(b) {
+            blocks.push(b);
+        }
         if matches!(f.insts[i].op, Op::If | Op::Loop) {
             structured.push(i);
         }
@@ -174,7 +182,7 @@ fn rewrite(f: &mut Function, info: &Info, live: &HashSet<Value>) -> bool {
         let keep: Vec<bool> = f.insts[i]
             .results
             .iter()
-            .map(|r| live.contains(r))
+            .map(|&r| live.contains(r))
             .collect();
         let exits = info.exits.get(&i).cloned().unwrap_or_default();
         if keep.iter().any(|k| !k) {
@@ -197,7 +205,7 @@ fn rewrite(f: &mut Function, info: &Info, live: &HashSet<Value>) -> bool {
             let keep: Vec<bool> = f.blocks[body]
                 .params
                 .iter()
-                .map(|p| live.contains(p))
+                .map(|&p| live.contains(p))
                 .collect();
             if keep.iter().any(|k| !k) {
                 changed = true;
@@ -229,12 +237,14 @@ fn rewrite(f: &mut Function, info: &Info, live: &HashSet<Value>) -> bool {
     changed
 }
 
-fn keeps(f: &Function, info: &Info, live: &HashSet<Value>, i: Inst) -> bool {
+fn keeps(f: &Function, info: &Info, live: &Live, i: Inst) -> bool {
     let data = &f.insts[i];
     match data.op {
-        Op::Pure(_) | Op::Custom(_) | Op::Const(_) => data.results.iter().any(|r| live.contains(r)),
+        Op::Pure(_) | Op::Custom(_) | Op::Const(_) => {
+            data.results.iter().any(|&r| live.contains(r))
+        }
         Op::Effect(e) if crate::opt::skeleton::floats(&e) => {
-            data.results.iter().any(|r| live.contains(r))
+            data.results.iter().any(|&r| live.contains(r))
         }
         Op::If => info.needed_ifs.contains(&i) || !data.results.is_empty(),
         _ => true,

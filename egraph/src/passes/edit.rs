@@ -6,8 +6,10 @@
 //! the function from scratch anyway.
 
 use crate::ir::{Block, Const, Function, Inst, InstData, InstFlags, Op, Type, Value, ValueDef};
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::SecondaryMap;
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// Creates an instruction with fresh results of the given types, not yet placed in a block.
 pub(crate) fn make_inst(
@@ -305,24 +307,32 @@ pub(crate) fn clone_inst(f: &mut Function, i: Inst, map: &mut HashMap<Value, Val
 
 /// Where each reachable block sits: its owner instruction and the block holding that.
 pub(crate) struct Tree {
-    /// The block holding each reachable instruction.
-    pub inst_block: HashMap<Inst, Block>,
+    /// The block holding each reachable instruction: dense over the function's arena, since
+    /// every pass that builds a tree fills it for the whole function.
+    inst_block: SecondaryMap<Inst, PackedOption<Block>>,
 }
 
 impl Tree {
     pub fn new(f: &Function) -> Tree {
-        let mut inst_block = HashMap::new();
+        let mut inst_block = SecondaryMap::with_capacity(f.insts.len());
         f.for_each_inst(|b, i| {
-            inst_block.insert(i, b);
+            inst_block[i] = b.into();
         });
         Tree { inst_block }
+    }
+
+    /// The block holding the reachable instruction `i`.
+    pub fn block_of(&self, i: Inst) -> Option<Block> {
+        self.inst_block.get(i).and_then(|b| b.expand())
     }
 
     /// Forgets `insts` and everything below them (dropped from the function).
     pub fn forget(&mut self, f: &Function, insts: &[Inst]) {
         let mut stack: Vec<Inst> = insts.to_vec();
         while let Some(i) = stack.pop() {
-            self.inst_block.remove(&i);
+            if self.inst_block.get(i).is_some() {
+                self.inst_block[i] = None.into();
+            }
             for &b in &f.insts[i].blocks {
                 stack.extend_from_slice(&f.blocks[b].insts);
             }
@@ -332,7 +342,7 @@ impl Tree {
     /// The block holding the structured instruction that owns `b`.
     pub fn parent_block(&self, f: &Function, b: Block) -> Option<Block> {
         let owner = f.blocks[b].parent?;
-        self.inst_block.get(&owner).copied()
+        self.block_of(owner)
     }
 
     /// True if `b` is `anc` or nested inside it.
@@ -356,7 +366,7 @@ impl Tree {
     /// The block that defines `v` (`None` for values of unreachable instructions).
     pub fn def_block(&self, f: &Function, v: Value) -> Option<Block> {
         match f.values[v].def {
-            ValueDef::Result(i, _) => self.inst_block.get(&i).copied(),
+            ValueDef::Result(i, _) => self.block_of(i),
             ValueDef::Param(b, _) => Some(b),
             ValueDef::Undefined => None,
         }

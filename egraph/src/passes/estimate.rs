@@ -9,7 +9,7 @@
 use super::edit::const_of;
 use crate::ir::{Block, EffectOp, Function, Inst, InstFlags, Op, Value, ValueDef};
 use crate::opt::Target;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What the target's control-flow code costs, in machine instructions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,8 +59,8 @@ fn estimate_part(f: &Function, target: &dyn Target, model: &SizeModel, i: Option
         f,
         target,
         model,
-        canon: HashMap::new(),
-        seen: HashMap::new(),
+        canon: HashMap::default(),
+        seen: HashMap::default(),
         total: 0.0,
     };
     match i {

@@ -33,7 +33,7 @@ use super::edit::{
     Tree,
 };
 use crate::ir::{Block, Function, Inst, InstFlags, Op, Type, Value};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Flattens every loop without a `continue`; true if any changed.
 pub fn run(f: &mut Function) -> bool {
@@ -53,14 +53,14 @@ pub(crate) type Dead = HashSet<Inst>;
 
 /// Flattens loop `l` if it has no `continue` and its exits can be sunk.
 pub(crate) fn flatten_loop(f: &mut Function, l: Inst, tree: &mut Tree) -> bool {
-    let Some(&parent) = tree.inst_block.get(&l) else {
+    let Some(parent) = tree.block_of(l) else {
         return false;
     };
     let body = f.insts[l].blocks[0];
     if block_exits(f, body).continues {
         return false;
     }
-    let backup = edit::clone_block(f, body, None, &mut HashMap::new());
+    let backup = edit::clone_block(f, body, None, &mut HashMap::default());
     let Some(dead) = sink_or_restore(f, l, backup, Op::Break) else {
         return false;
     };
@@ -109,7 +109,7 @@ pub(crate) fn sink_or_restore(
     value_exit: Op,
 ) -> Option<Dead> {
     let body = f.insts[l].blocks[0];
-    let mut dead = Dead::new();
+    let mut dead = Dead::default();
     if sink(f, body, &mut dead) && chain_ok(f, body, &dead, value_exit) {
         return Some(dead);
     }
@@ -181,7 +181,7 @@ fn copy_rest(f: &mut Function, x: Inst, arm: Block, rest: &[Inst]) {
     let Some(y) = f.blocks[arm].insts.pop() else {
         return;
     };
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map: HashMap<Value, Value> = HashMap::default();
     for (k, &r) in f.insts[x].results.clone().iter().enumerate() {
         map.insert(r, f.insts[y].args[k]);
     }

@@ -59,7 +59,7 @@ fn convert(
     cost: &dyn Fn(&Function, Inst) -> f64,
     max_arm: f64,
 ) -> bool {
-    let Some(&b) = tree.inst_block.get(&x) else {
+    let Some(b) = tree.block_of(x) else {
         return false;
     };
     let [t, e] = [f.insts[x].blocks[0], f.insts[x].blocks[1]];

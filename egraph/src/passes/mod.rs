@@ -146,8 +146,9 @@ pub struct PassError {
     pub errors: VerifyErrors,
 }
 
-/// Runs `passes` over `f` in order, verifying after each; appends to `log` and, when `dumps` is
-/// given, the function's text after each pass. True if any pass changed the function.
+/// Runs `passes` over `f` in order, verifying after each that changed it; appends to `log`
+/// and, when `dumps` is given, the function's text after each pass. True if any pass changed
+/// the function.
 pub fn run(
     f: &mut Function,
     passes: &[Pass],
@@ -166,10 +167,13 @@ pub fn run(
             Pass::Unroll => unroll::run(f, target, &config),
             Pass::IfConvert => ifconv::run(f, &cost, config.if_convert_arm_cost),
         };
-        verify(f).map_err(|errors| PassError {
-            pass: pass.name(),
-            errors,
-        })?;
+        // A pass that changed nothing left the function that verified before it.
+        if changed {
+            verify(f).map_err(|errors| PassError {
+                pass: pass.name(),
+                errors,
+            })?;
+        }
         any |= changed;
         log.push(PassRun {
             pass,

@@ -24,6 +24,9 @@
 use super::dce;
 use super::edit::{self, const_of, falls, terminator, Subst, Tree};
 use crate::ir::{Block, Const, Function, Inst, Op, PureOp, Value, ValueDef};
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::{EntitySet, SecondaryMap};
+use smallvec::SmallVec;
 
 /// Rounds of the clean-ups before giving up on a fixed point (each round is linear; real shaders
 /// settle in two or three).
@@ -58,7 +61,7 @@ pub fn fold_constants(f: &mut Function) -> bool {
             (Op::Pure(_) | Op::Custom(_), Some(&r)) => (data.op, f.value_type(r)),
             _ => continue,
         };
-        let args: Vec<Value> = data.args.iter().map(|&a| subst.resolve(a)).collect();
+        let args: SmallVec<[Value; 4]> = data.args.iter().map(|&a| subst.resolve(a)).collect();
         if op == Op::Pure(PureOp::Select) {
             if let Some(c) = const_of(f, args[0]) {
                 let pick = if c.as_bool() { args[1] } else { args[2] };
@@ -67,7 +70,7 @@ pub fn fold_constants(f: &mut Function) -> bool {
                 continue;
             }
         }
-        let consts: Option<Vec<Const>> = args.iter().map(|&a| const_of(f, a)).collect();
+        let consts: Option<SmallVec<[Const; 4]>> = args.iter().map(|&a| const_of(f, a)).collect();
         let Some(consts) = consts else { continue };
         let c = match op {
             Op::Pure(p) => p.eval(&consts, ty),
@@ -84,27 +87,64 @@ pub fn fold_constants(f: &mut Function) -> bool {
 }
 
 /// Inlines the taken arm of every `if` on a constant; true if any.
+///
+/// Outermost first, in one walk over the `if`s in pre-order: inlining an arm substitutes the
+/// `if`'s results, which only instructions after it read, so an `if` passed over stays
+/// non-constant, and the substitution can wait until the end (conditions are read through it).
+/// The `if`s of a dropped arm, or of code after an arm that leaves, are skipped.
 pub fn inline_constant_ifs(f: &mut Function) -> bool {
+    let mut ifs: Vec<Inst> = Vec::new();
+    let mut block_of: SecondaryMap<Inst, PackedOption<Block>> =
+        SecondaryMap::with_capacity(f.insts.len());
+    f.for_each_inst(|b, i| {
+        if f.insts[i].op == Op::If {
+            ifs.push(i);
+            block_of[i] = b.into();
+        }
+    });
+    let mut dropped: EntitySet<Inst> = EntitySet::with_capacity(f.insts.len());
+    let mut subst = Subst::default();
     let mut changed = false;
-    // Outermost first: an inlined arm's own `if`s are visited on the next round.
-    loop {
-        let mut found: Option<(Block, Inst, bool)> = None;
-        f.for_each_inst(|b, i| {
-            if found.is_none() && f.insts[i].op == Op::If {
-                if let Some(c) = const_of(f, f.insts[i].args[0]) {
-                    found = Some((b, i, c.as_bool()));
-                }
-            }
-        });
-        let Some((b, i, taken)) = found else {
-            return changed;
+    for i in ifs {
+        if dropped.contains(i) {
+            continue;
+        }
+        let Some(c) = const_of(f, subst.resolve(f.insts[i].args[0])) else {
+            continue;
         };
-        let arm = f.insts[i].blocks[if taken { 0 } else { 1 }];
-        inline_arm(f, b, i, arm);
+        let Some(b) = block_of[i].expand() else {
+            continue;
+        };
+        let [t, e] = [f.insts[i].blocks[0], f.insts[i].blocks[1]];
+        let (arm, other) = if c.as_bool() { (t, e) } else { (e, t) };
+        drop_subtree(f, &f.blocks[other].insts, &mut dropped);
+        // The arm's instructions now sit in `b`.
+        for &j in &f.blocks[arm].insts {
+            if f.insts[j].op == Op::If {
+                block_of[j] = b.into();
+            }
+        }
+        if let Some(tail) = inline_arm_deferred(f, b, i, arm, &mut subst) {
+            drop_subtree(f, &tail, &mut dropped);
+        }
         changed = true;
     }
+    subst.apply(f);
+    changed
 }
 
+/// Marks the `if`s in `insts` and below them as dropped.
+fn drop_subtree(f: &Function, insts: &[Inst], dropped: &mut EntitySet<Inst>) {
+    let mut stack: Vec<Inst> = insts.to_vec();
+    while let Some(i) = stack.pop() {
+        if f.insts[i].op == Op::If {
+            dropped.insert(i);
+        }
+        for &c in &f.insts[i].blocks {
+            stack.extend_from_slice(&f.blocks[c].insts);
+        }
+    }
+}
 /// Moves an arm of each `if` whose arms both leave out in place of the dead code after it;
 /// true if any.
 pub fn lift_exiting_arms(f: &mut Function) -> bool {
@@ -142,27 +182,31 @@ pub fn lift_exiting_arms(f: &mut Function) -> bool {
 }
 
 /// Replaces the `if` `x` in block `b` by its arm `arm`: the arm's instructions take its place; a
-/// `yield` becomes the `if`'s results, any other terminator ends `b` (the rest is dead).
-pub(crate) fn inline_arm(f: &mut Function, b: Block, x: Inst, arm: Block) {
-    let Some(pos) = edit::position(f, b, x) else {
-        return;
-    };
+/// `yield` becomes the `if`'s results (added to `subst`, for the caller to apply), any other
+/// terminator ends `b` and the instructions after the `if`, returned, are dead.
+fn inline_arm_deferred(
+    f: &mut Function,
+    b: Block,
+    x: Inst,
+    arm: Block,
+    subst: &mut Subst,
+) -> Option<Vec<Inst>> {
+    let pos = edit::position(f, b, x)?;
     let mut body = f.blocks[arm].insts.clone();
-    let Some(term) = body.pop() else { return };
-    let mut subst = Subst::default();
-    let tail: Vec<Inst> = if f.insts[term].op == Op::Yield {
+    let term = body.pop()?;
+    if f.insts[term].op == Op::Yield {
         for (k, &r) in f.insts[x].results.clone().iter().enumerate() {
             subst.insert(r, f.insts[term].args[k]);
         }
-        f.blocks[b].insts[pos + 1..].to_vec()
+        f.blocks[b].insts.splice(pos..=pos, body);
+        None
     } else {
-        vec![term]
-    };
-    let mut insts = f.blocks[b].insts[..pos].to_vec();
-    insts.extend(body);
-    insts.extend(tail);
-    f.blocks[b].insts = insts;
-    subst.apply(f);
+        let dropped = f.blocks[b].insts.split_off(pos + 1);
+        f.blocks[b].insts.truncate(pos);
+        f.blocks[b].insts.extend(body);
+        f.blocks[b].insts.push(term);
+        Some(dropped)
+    }
 }
 
 /// Replaces path-independent results and parameters by the values they always hold.

@@ -33,7 +33,7 @@ use super::flatten::{self, convert, Ending};
 use super::{ifconv, inst_cost, simplify, PassConfig};
 use crate::ir::{Block, Const, Function, Inst, InstFlags, Op, Type, Value};
 use crate::opt::Target;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Limits on unrolling.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,6 +94,7 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
     // What the function is now (its reachable loops, its size) changes only when a trial
     // replaces it: recomputing them per loop made this pass quadratic in loop-heavy functions.
     let mut now: Option<(HashSet<Inst>, usize)> = None;
+    let mut loaded_now: Option<usize> = None;
     for l in pre_order_loops(f) {
         let (loops, count) = now.get_or_insert_with(|| (reachable_loops(f), f.inst_count()));
         if !loops.contains(&l) {
@@ -126,7 +127,8 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
         simplify::run(&mut trial);
         // A loop whose copies would put many loaded values in flight at once needs the
         // larger margin (see above); others only need to save a part of their own size.
-        let loaded = loaded_values(&trial).saturating_sub(loaded_values(f));
+        let loaded_f = *loaded_now.get_or_insert_with(|| loaded_values(f));
+        let loaded = loaded_values(&trial).saturating_sub(loaded_f);
         let margin = if loaded > budget.max_loaded {
             base * budget.min_saving
         } else {
@@ -136,6 +138,7 @@ pub fn run(f: &mut Function, target: &dyn Target, config: &PassConfig) -> bool {
             *f = trial;
             baseline = None;
             now = None;
+            loaded_now = None;
             changed = true;
         }
     }
@@ -232,7 +235,7 @@ pub fn trip_count(f: &Function, l: Inst, max: u32) -> Option<u32> {
     for n in 0..max {
         let mut it = Iteration {
             f,
-            known: HashMap::new(),
+            known: HashMap::default(),
             next: None,
         };
         for (k, &p) in f.blocks[body].params.iter().enumerate() {
@@ -339,12 +342,12 @@ impl Iteration<'_> {
 /// once (see the module docs); false if its exits cannot be sunk.
 pub fn unroll(f: &mut Function, l: Inst, n: u32) -> bool {
     let tree = Tree::new(f);
-    let Some(&parent) = tree.inst_block.get(&l) else {
+    let Some(parent) = tree.block_of(l) else {
         return false;
     };
     let body = f.insts[l].blocks[0];
     // A pristine copy: the remainder loop's body, or the loop's body again if sinking fails.
-    let remainder_body = edit::clone_block(f, body, None, &mut HashMap::new());
+    let remainder_body = edit::clone_block(f, body, None, &mut HashMap::default());
     let Some(dead) = flatten::sink_or_restore(f, l, remainder_body, Op::Continue) else {
         return false;
     };

@@ -289,9 +289,19 @@ impl Rule {
         if let Term::Var(..) | Term::Lit(_) = lhs {
             return Err(invalid("the left side must be an operation".into()));
         }
-        let bound: Vec<String> = lhs.vars().into_iter().map(|(n, _)| n).collect();
-        for (v, _) in rhs.vars() {
-            if !bound.contains(&v) && settings.guard.is_none() {
+        if settings.guard.is_none() {
+            // Borrowed names: this runs for every rule at every process start.
+            fn names<'t>(t: &'t Term, out: &mut Vec<&'t str>) {
+                match t {
+                    Term::Var(n, _) => out.push(n),
+                    Term::Node(_, kids) => kids.iter().for_each(|k| names(k, out)),
+                    Term::Lit(_) => {}
+                }
+            }
+            let (mut bound, mut used) = (Vec::new(), Vec::new());
+            names(&lhs, &mut bound);
+            names(&rhs, &mut used);
+            if let Some(v) = used.into_iter().find(|v| !bound.contains(v)) {
                 return Err(invalid(format!("`?{v}` is not bound by the left side")));
             }
         }
