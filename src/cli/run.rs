@@ -26,7 +26,7 @@ pub enum CliError {
     #[error(transparent)]
     Resource(#[from] ResourceError),
     /// The simulator reported an error.
-    #[error("simulation failed: {0}{}", missing_hint(.0))]
+    #[error("simulation failed: {0}{hint}", hint = missing_hint(.0))]
     Sim(#[from] SimError),
     /// The arguments do not fit the shader.
     #[error("{0}")]
