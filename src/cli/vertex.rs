@@ -88,8 +88,11 @@ pub fn output_file(text: &str) -> Result<(OutputName, PathBuf), SpecError> {
     Ok((name, PathBuf::from(file)))
 }
 
-/// Reads the attribute files: per location, four f32 per vertex; and the vertex count.
-fn attributes(args: &RunArgs) -> Result<(BTreeMap<u32, Vec<[f32; 4]>>, u32), ResourceError> {
+/// Attribute arrays by location: four f32 per vertex.
+type Attributes = BTreeMap<u32, Vec<[f32; 4]>>;
+
+/// Reads the attribute files, and the vertex count.
+fn attributes(args: &RunArgs) -> Result<(Attributes, u32), ResourceError> {
     let mut out = BTreeMap::new();
     let mut count: Option<(u32, &PathBuf)> = None;
     for (location, path) in &args.attributes {
