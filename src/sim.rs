@@ -155,6 +155,25 @@ fn program(binary: &Binary, stage: SimStage) -> Result<Program, SimError> {
     Program::load(&binary.code, meta).map_err(|e| SimError::Simulator(e.into()))
 }
 
+/// Runs the binary's preamble, if it has one, on the uniforms `sim` holds now: one thread,
+/// once, before the main program (the backend's ABI, "Preamble"); it leaves its results in
+/// the uniforms the main program reads. Its statistics are not the main program's.
+fn run_preamble(sim: &mut Simulator, binary: &Binary, bound: &Bound) -> Result<(), SimError> {
+    let Some(p) = &binary.preamble else {
+        return Ok(());
+    };
+    let meta = ProgramMetadata {
+        stage: SimStage::Compute,
+        gpr_halves: p.gpr_halves,
+        threadgroup_memory: 0,
+        stack_size: 0,
+    };
+    let program = Program::load(&p.code, meta).map_err(|e| SimError::Simulator(e.into()))?;
+    sim.dispatch_compute(&program, [1, 1, 1], [1, 1, 1])
+        .map_err(|e| bound.regions.explain(e.into()))?;
+    Ok(())
+}
+
 /// Buffers in device memory, by binding, and the bound textures (storage images among them).
 struct Bound {
     buffers: BTreeMap<Binding, (u64, usize)>,
@@ -243,7 +262,10 @@ fn bind(
             UniformContent::VertexCount => sim.set_uniform32(index, d.vertex_count)?,
             // The constant pool: preloaded as it is (see `abi`, "Constant pool").
             UniformContent::Constant(bits) => sim.set_uniform32(index, bits)?,
-            UniformContent::VertexInput(_) | UniformContent::VertexOutput(_) => {}
+            // Written by the preamble (`run_preamble`); the vertex arrays by `run_vertex`.
+            UniformContent::Preamble(_)
+            | UniformContent::VertexInput(_)
+            | UniformContent::VertexOutput(_) => {}
         }
     }
     Ok(Bound {
@@ -297,6 +319,7 @@ pub fn run_compute_with(
             ..Dispatch::default()
         },
     )?;
+    run_preamble(&mut sim, binary, &bound)?;
     let stats = sim
         .dispatch_compute(&program, groups, binary.metadata.workgroup_size)
         .map_err(|e| bound.regions.explain(e.into()))?;
@@ -382,6 +405,7 @@ pub fn run_fragment_with(
         varyings,
         clear,
     };
+    run_preamble(&mut sim, binary, &bound)?;
     let out = sim
         .shade_fragments(&program, &setup)
         .map_err(|e| bound.regions.explain(e.into()))?;
@@ -508,6 +532,7 @@ pub fn run_vertex_with(
             _ => {}
         }
     }
+    run_preamble(&mut sim, binary, &bound)?;
     let stats = sim
         .dispatch_compute(&program, [groups, 1, 1], [32, 1, 1])
         .map_err(|e| bound.regions.explain(e.into()))?;

@@ -7,7 +7,8 @@
 //!     │           virtual register groups; structured control flow kept as pseudo-ops
 //!     ▼
 //!  MFunction ── collect ──► promote ──►  copies into register runs coalesced; constants
-//!            ── sched ──►                to uniforms (the ABI's constant pool); list
+//!            ── mopt-* ──► preamble ──►  to uniforms (the ABI's constant pool); machine-level
+//!            ── sched ──►                cleanups; uniform work to the preamble program; list
 //!                                        scheduling per straight-line block, for latency
 //!                                        and for pressure (the one allocating fewer
 //!                                        registers is kept)
@@ -19,12 +20,16 @@
 //!  [Lowered] ── waits ──►                wait slots and `wait`s for loads
 //!     │ emit      layout, jump offsets, encoding (isa::encode)
 //!     ▼
-//!  Binary { code, metadata (ABI, registers, occupancy), stats, dumps }
+//!  Binary { code, preamble, metadata (ABI, registers, occupancy), stats, dumps }
 //! ```
+//!
+//! The preamble (work on uniforms only, run once per dispatch; [`preamble`]) is allocated,
+//! lowered and encoded by the same `regalloc`, `cflow`, `waits` and `emit` as the main program.
 //!
 //! Modules: [`isa`] (the machine instruction type, encoder, assembly syntax), [`target`] (the
 //! G13 as the optimizer sees it: operations, rules, costs), [`abi`] (where resources live),
-//! the passes [`vectorize`], [`mir`], [`isel`], [`collect`], [`promote`], [`sched`], [`regalloc`], [`hints`],
+//! the passes [`vectorize`], [`mir`], [`isel`], [`collect`], [`promote`], [`mopt`], [`preamble`],
+//! [`sched`], [`regalloc`], [`hints`],
 //! [`cflow`], [`waits`], [`emit`] (run in order by [`pipeline::PASSES`]), and the models
 //! [`latency`] and [`stats`]. Running a [`Binary`] in the simulator is the facade's
 //! (`agxc::sim`): the backend does not depend on the simulator.
@@ -64,6 +69,7 @@ pub mod latency;
 pub mod mir;
 pub mod mopt;
 pub mod pipeline;
+pub mod preamble;
 pub mod promote;
 pub mod regalloc;
 pub mod sched;
@@ -146,6 +152,22 @@ pub struct Binary {
     pub disassembly: String,
     /// The machine code after each pass, when asked for.
     pub dumps: Vec<PassDump>,
+    /// The uniform preamble, when the shader has uniform work: the runtime runs it once (one
+    /// thread, the same uniforms) before the main program (`abi`, "Preamble").
+    pub preamble: Option<PreambleCode>,
+}
+
+/// The preamble program of a [`Binary`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreambleCode {
+    /// G13 machine code.
+    pub code: Vec<u8>,
+    /// 16-bit registers it uses.
+    pub gpr_halves: u32,
+    /// Its instructions (`stop` included).
+    pub instructions: u32,
+    /// The disassembly.
+    pub disassembly: String,
 }
 
 impl fmt::Display for CodeStats {
@@ -166,8 +188,15 @@ impl fmt::Display for CodeStats {
 impl Binary {
     /// The report `agxc compile --emit report` prints.
     pub fn report(&self) -> String {
+        let preamble = match &self.preamble {
+            Some(p) => format!(
+                "{} instructions, {} register halves",
+                p.instructions, p.gpr_halves
+            ),
+            None => "none".into(),
+        };
         format!(
-            "{}\nregisters: {} halves ({} 32-bit)\noccupancy: {} threads per core\nstack: {} bytes",
+            "{}\nregisters: {} halves ({} 32-bit)\noccupancy: {} threads per core\nstack: {} bytes\npreamble: {preamble}",
             self.stats,
             self.metadata.gpr_halves,
             self.metadata.gpr_halves.div_ceil(2),

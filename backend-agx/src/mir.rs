@@ -211,6 +211,7 @@ pub fn instr_has_side_effects<R>(i: &Instr<R>) -> bool {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | UniformStore { .. }
             | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)

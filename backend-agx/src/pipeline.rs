@@ -13,8 +13,8 @@ use crate::emit::{self, Emitted};
 use crate::error::BackendError;
 use crate::mir::{self, MFunction};
 use crate::{
-    collect, hints, isa, isel, latency, mopt, promote, regalloc, sched, stats, vectorize, Abi,
-    Binary, CodeStats, CompileOptions, Metadata, PassDump,
+    collect, hints, isa, isel, latency, mopt, preamble, promote, regalloc, sched, stats, vectorize,
+    Abi, Binary, CodeStats, CompileOptions, Metadata, PassDump, PreambleCode,
 };
 
 /// One backend pass: its name (as `--dump` spells it) and what it does to the code.
@@ -102,6 +102,17 @@ pub const PASSES: &[MachinePass] = &[
             m.with_mir(|f| {
                 mopt::coalesce::coalesce(f);
             })
+        },
+    },
+    MachinePass {
+        name: "preamble",
+        run: |m| {
+            let (Code::Mir(f), Some(abi)) = (&mut m.code, &mut m.abi) else {
+                return Err(out_of_order("preamble"));
+            };
+            let extracted = preamble::extract(f, abi);
+            m.preamble = (extracted.moved > 0).then_some(extracted.preamble);
+            Ok(())
         },
     },
     MachinePass {
@@ -208,6 +219,8 @@ pub struct Machine {
     abi: Option<Abi>,
     code: Code,
     facts: Option<AllocFacts>,
+    /// The preamble's machine function, from the `preamble` pass.
+    preamble: Option<MFunction>,
 }
 
 fn out_of_order(pass: &'static str) -> BackendError {
@@ -227,6 +240,7 @@ impl Machine {
             abi: None,
             code: Code::Ir,
             facts: None,
+            preamble: None,
         })
     }
 
@@ -282,14 +296,33 @@ impl Machine {
             workgroup_size: self.func.modes.local_size,
             abi,
         };
+        let preamble = match self.preamble {
+            Some(f) => Some(compile_preamble(f, self.opts.max_gpr_halves.min(256))?),
+            None => None,
+        };
         Ok(Binary {
             disassembly: emitted.listing(),
             code: emitted.code,
             metadata,
             stats,
             dumps,
+            preamble,
         })
     }
+}
+
+/// The preamble's machine function allocated, lowered and encoded like the main program's
+/// (not scheduled: it runs once, on one thread).
+fn compile_preamble(f: MFunction, limit: u32) -> Result<PreambleCode, BackendError> {
+    let a = regalloc::allocate(f, limit)?;
+    let lowered = crate::waits::insert(cflow::lower(&a.insts, a.exec_stack));
+    let emitted = emit::emit(&lowered)?;
+    Ok(PreambleCode {
+        instructions: emitted.items.len() as u32,
+        disassembly: emitted.listing(),
+        code: emitted.code,
+        gpr_halves: a.gpr_halves,
+    })
 }
 
 /// `sched`: schedules for latency within the occupancy step and for register pressure,
@@ -317,16 +350,27 @@ pub(crate) fn schedule_and_allocate(
 ) -> Result<(MFunction, regalloc::Allocation), BackendError> {
     let mut latency_first = m.clone();
     sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
-    let mut pressure_first = m;
-    sched::schedule_with(&mut pressure_first, sched::Policy::Pressure);
-    let a = regalloc::allocate(latency_first.clone(), limit)?;
-    if pressure_first.insts == latency_first.insts {
-        return Ok((latency_first, a));
+    let mut best = (
+        regalloc::allocate(latency_first.clone(), limit)?,
+        latency_first,
+    );
+    let mut tried = vec![best.1.insts.clone()];
+    for policy in [sched::Policy::Pressure, sched::Policy::PressureBottomUp] {
+        let mut candidate = m.clone();
+        sched::schedule_with(&mut candidate, policy);
+        if tried.contains(&candidate.insts) {
+            continue;
+        }
+        if let Ok(b) = regalloc::allocate(candidate.clone(), limit) {
+            if (b.spilled, b.gpr_halves) < (best.0.spilled, best.0.gpr_halves) {
+                tried.push(candidate.insts.clone());
+                best = (b, candidate);
+                continue;
+            }
+        }
+        tried.push(candidate.insts);
     }
-    match regalloc::allocate(pressure_first.clone(), limit) {
-        Ok(b) if (b.spilled, b.gpr_halves) < (a.spilled, a.gpr_halves) => Ok((pressure_first, b)),
-        _ => Ok((latency_first, a)),
-    }
+    Ok((best.1, best.0))
 }
 
 /// `regalloc`: the allocation `sched` chose, or (scheduling off) the function allocated as it is.

@@ -61,8 +61,13 @@ pub enum Command {
 pub enum Emit {
     /// Raw G13 machine code.
     Bin,
-    /// Disassembly.
+    /// Disassembly; the preamble's, if any, follows as `;` comment lines (so the text still
+    /// assembles to the main program).
     Asm,
+    /// The preamble's raw G13 machine code (empty when the shader has none).
+    PreambleBin,
+    /// The preamble's disassembly (empty when the shader has none).
+    PreambleAsm,
     /// The lifted graph IR.
     Ir,
     /// The graph IR after optimization.

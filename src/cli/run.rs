@@ -170,11 +170,25 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
                 },
             }
         }
-        Emit::Bin | Emit::Asm | Emit::Report => {
+        Emit::Bin | Emit::Asm | Emit::PreambleBin | Emit::PreambleAsm | Emit::Report => {
             let compiled = compile(&source, &opts).map_err(failed)?;
+            let preamble = compiled.binary.preamble.as_ref();
             match args.emit {
                 Emit::Bin => compiled.binary.code,
-                Emit::Asm => compiled.binary.disassembly.into_bytes(),
+                Emit::Asm => {
+                    let mut text = compiled.binary.disassembly.clone();
+                    if let Some(p) = preamble {
+                        text.push_str("; preamble (run once per dispatch, before the program):\n");
+                        for line in p.disassembly.lines() {
+                            text.push_str(&format!("; {line}\n"));
+                        }
+                    }
+                    text.into_bytes()
+                }
+                Emit::PreambleBin => preamble.map(|p| p.code.clone()).unwrap_or_default(),
+                Emit::PreambleAsm => preamble
+                    .map(|p| p.disassembly.clone().into_bytes())
+                    .unwrap_or_default(),
                 _ => report(&compiled).into_bytes(),
             }
         }

@@ -55,6 +55,16 @@ fn round_trip(level: OptLevel) {
             ..Options::default()
         };
         let compiled = compile(&source, &opts).unwrap_or_else(|e| panic!("{name}: compile: {e}"));
+        // The preamble, when there is one, is a program too.
+        if let Some(p) = &compiled.binary.preamble {
+            let again = assemble(&disassemble(&p.code))
+                .unwrap_or_else(|e| panic!("{name} preamble ({level:?}): {e}"));
+            assert_eq!(again.code, p.code, "{name}: preamble ({level:?})");
+            let backend = assemble(&p.disassembly)
+                .unwrap_or_else(|e| panic!("{name} preamble listing ({level:?}): {e}"));
+            assert_eq!(backend.code, p.code, "{name}: preamble listing ({level:?})");
+            bytes += p.code.len();
+        }
         let code = &compiled.binary.code;
         let listing = disassemble(code);
         let again =

@@ -23,6 +23,7 @@
 //! | `VertexInput(location)` | 64 | address of the attribute array of a location |
 //! | `VertexOutput(slot)` | 64 | address of an output array (per location; see below) |
 //! | `Constant(bits)` | 32 | the constant `bits` (constant pool; see below) |
+//! | `Preamble(k)` | 32 | result `k` of the preamble (not preloaded; see below) |
 //!
 //! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
 //! dynamic offset loads from `PushAddress` with `device_load`.
@@ -44,6 +45,15 @@
 //! of the shader, one per distinct value, a 16-bit constant in the low half of its word (high
 //! half zero). Which constants are promoted is the `promote` pass's heuristic; the runtime only
 //! copies each word's bits into its uniform before a dispatch, like any other content.
+//!
+//! # Preamble
+//! Work that depends only on uniforms and constants (the reciprocal of a texture size, the
+//! magic numbers of a division by a push constant) is the same for every thread of a dispatch
+//! or draw. As Mesa's AGX backend does, the compiler moves it into a second program, the
+//! *preamble* ([`crate::Binary::preamble`]), which the runtime runs once (one thread) after
+//! preloading the uniforms above and before the main program; the preamble writes its results
+//! to `Preamble(k)` uniforms with `uniform_store`, and the main program reads them there.
+//! Which work moves is the `preamble` pass's choice (`crate::preamble`).
 //!
 //! # Textures and samplers
 //! Textures are numbered by ascending `(set, binding)` into texture slots 0, 1, ..., samplers
@@ -132,6 +142,8 @@ pub enum UniformContent {
     VertexOutput(OutputSlot),
     /// A constant of the shader's constant pool: these bits, preloaded as they are.
     Constant(u32),
+    /// Result `k` of the preamble: written by its `uniform_store`, not preloaded.
+    Preamble(u16),
 }
 
 impl UniformContent {
@@ -168,6 +180,7 @@ impl fmt::Display for UniformContent {
             UniformContent::VertexInput(l) => write!(f, "address of vertex attribute {l}"),
             UniformContent::VertexOutput(s) => write!(f, "address of vertex output {s:?}"),
             UniformContent::Constant(bits) => write!(f, "constant {bits:#010x}"),
+            UniformContent::Preamble(k) => write!(f, "preamble result {k}"),
         }
     }
 }
@@ -507,6 +520,18 @@ impl Abi {
         let next = self.uniform_words();
         let index = u16::try_from(next).ok().filter(|_| next < UNIFORM_WORDS)?;
         self.uniforms.push(UniformSlot { index, content });
+        Some(index)
+    }
+
+    /// Appends a uniform for result `k` of the preamble; returns its 32-bit uniform, or
+    /// `None` when every uniform register is taken.
+    pub fn add_preamble_result(&mut self, k: u16) -> Option<u16> {
+        let next = self.uniform_words();
+        let index = u16::try_from(next).ok().filter(|_| next < UNIFORM_WORDS)?;
+        self.uniforms.push(UniformSlot {
+            index,
+            content: UniformContent::Preamble(k),
+        });
         Some(index)
     }
 

@@ -92,6 +92,7 @@ impl<R> Instr<R> {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | UniformStore { .. }
             | SampleMask { .. }
             | DeviceStore(_)
             | StackStore(_)
@@ -121,7 +122,7 @@ impl<R> Instr<R> {
                 srcs(cmp.srcs(), f);
                 srcs([x, y], f);
             }
-            StTile { src, .. } => f(src),
+            StTile { src, .. } | UniformStore { src, .. } => f(src),
             SimdShuffle { src, lane, .. } => {
                 f(src);
                 f(lane);
@@ -252,6 +253,7 @@ impl<R> Instr<R> {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | UniformStore { .. }
             | LdVar { .. }
             | SampleMask { .. }
             | SimdShuffle { .. }
@@ -302,6 +304,7 @@ impl<R> Instr<R> {
             | Wait { .. }
             | ThreadgroupBarrier
             | StTile { .. }
+            | UniformStore { .. }
             | LdVar { .. }
             | SampleMask { .. }
             | SimdShuffle { .. }

@@ -330,6 +330,17 @@ impl<R: AsmReg> Display for Instr<R> {
             }
             Select { dst, cmp, x, y } => write!(f, "{m} {dst}, {}, {x}, {y}", CmpText(cmp, false)),
             Wait { slot } => write!(f, "{m} {slot}"),
+            UniformStore {
+                src,
+                offset,
+                mask,
+                format,
+            } => write!(
+                f,
+                "{m} {}, {offset}, {}, {mask:#06b}",
+                Run(src),
+                format.name()
+            ),
             StTile {
                 src,
                 rt,

@@ -253,6 +253,18 @@ pub enum Instr<R> {
         /// Tile format (the simulator implements `i32`, `f16`, `unorm8`).
         format: super::MemFormat,
     },
+    /// `uniform_store`: write a run of registers of the lowest active thread into uniform
+    /// registers, for the rest of the dispatch (the preamble's results; `crate::preamble`).
+    UniformStore {
+        /// The value: a run of 16- or 32-bit registers, one per set bit of `mask`.
+        src: R,
+        /// The first uniform written, in 16-bit units (even for the `i32` format).
+        offset: u16,
+        /// Elements written (4 bits, not 0).
+        mask: u8,
+        /// `i16` or `i32`.
+        format: super::MemFormat,
+    },
     /// `ld_var`: read an interpolated varying.
     LdVar {
         /// Results: a run of 16- or 32-bit registers, one per set bit of `mask`.
@@ -374,6 +386,7 @@ impl<R> Instr<R> {
             Wait { .. } => "wait",
             ThreadgroupBarrier => "threadgroup_barrier",
             StTile { .. } => "st_tile",
+            UniformStore { .. } => "uniform_store",
             LdVar { .. } => "ld_var",
             SampleMask { .. } => "sample_mask",
             SimdShuffle { .. } => "simd_shuffle",

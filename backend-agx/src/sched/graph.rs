@@ -149,7 +149,13 @@ fn mem_kind(i: &Instr<VReg>) -> Mem {
         // Image loads are texture loads: ordered after image stores to any image.
         TextureLoad(_) => Mem::Read(DEVICE),
         ImageWrite(_) => Mem::Write(DEVICE),
-        ThreadgroupBarrier | Stop | Trap | Wait { .. } | SampleMask { .. } => Mem::Fence,
+        // A preamble's uniform stores end it (the uniforms are read by the main program).
+        ThreadgroupBarrier
+        | Stop
+        | Trap
+        | Wait { .. }
+        | SampleMask { .. }
+        | UniformStore { .. } => Mem::Fence,
         _ => Mem::None,
     }
 }

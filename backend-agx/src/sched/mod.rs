@@ -85,6 +85,7 @@ use crate::latency;
 use crate::mir::{MFunction, MInst, VReg};
 use crate::regalloc::liveness::{intervals, Interval};
 
+mod bottom_up;
 mod graph;
 mod list;
 mod pressure;
@@ -114,6 +115,11 @@ pub enum Policy {
     /// orders. This is how Mesa's AGX backend schedules (`agx_pressure_schedule.c`: for
     /// register pressure only, occupancy hides the rest).
     Pressure,
+    /// [`Policy::Pressure`] with the bottom-up pressure order (`bottom_up`) as a further
+    /// candidate for each block's pressure-first order, where it peaks lower. Not folded into
+    /// `Pressure`: the unit count does not see alignment holes, and on some shaders the
+    /// top-down order allocates in fewer registers although its peak is higher.
+    PressureBottomUp,
 }
 
 /// Schedules every straight-line block of `m` within the occupancy budget
@@ -124,11 +130,79 @@ pub fn schedule(m: &mut MFunction) {
 
 /// Schedules every straight-line block of `m` under `policy`.
 pub fn schedule_with(m: &mut MFunction, policy: Policy) {
+    let graphs = block_graphs(m);
+    let need = graphs
+        .iter()
+        .map(|g| g.through + g.peak(&g.original_order()))
+        .max()
+        .unwrap_or(0);
+    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
+    // Registers are allocated for the whole function: below the most units any block needs
+    // anyway (with the groups live through it), a block's schedule costs none.
+    // The pressure-first order of each block: the top-down greedy one, and under
+    // [`Policy::PressureBottomUp`] the bottom-up one too (`bottom_up`), whichever peaks lower.
+    let pressure_orders: Vec<Vec<usize>> = graphs
+        .iter()
+        .map(|g| {
+            let top_down = g.schedule(0, 0, false, true);
+            if policy == Policy::PressureBottomUp {
+                let bottom_up = g.bottom_up_order();
+                if g.peak(&bottom_up) < g.peak(&top_down) {
+                    return bottom_up;
+                }
+            }
+            top_down
+        })
+        .collect();
+    let firsts: Vec<u32> = graphs
+        .iter()
+        .zip(&pressure_orders)
+        .map(|(g, o)| g.peak(o))
+        .collect();
+    let floor = graphs
+        .iter()
+        .zip(&firsts)
+        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
+        .max()
+        .unwrap_or(0);
+    let budget = match policy {
+        Policy::Occupancy => budget,
+        Policy::Pressure | Policy::PressureBottomUp => budget.min(floor),
+    };
+    let looped = loop_depths(&m.insts);
+    let mut out = m.insts.clone();
+    for ((g, &first), first_order) in graphs.iter().zip(&firsts).zip(pressure_orders) {
+        let limit = budget.saturating_sub(g.through);
+        // A loop's waits recur every iteration, and registers within the budget cost no
+        // occupancy: its blocks interleave for latency up to the budget.
+        let floor = if looped[g.range.start] > 0 {
+            limit
+        } else {
+            first.max(floor.saturating_sub(g.through))
+        };
+        let mut order = g.best_schedule(first, floor, limit);
+        if g.peak(&order) > limit {
+            order = g.original_order();
+            if policy != Policy::Occupancy {
+                if g.peak(&first_order) < g.peak(&order) {
+                    order = first_order;
+                }
+            }
+        }
+        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
+            *slot = MInst::Op(g.ops[k]);
+        }
+    }
+    m.insts = out;
+}
+
+/// The dependence graph of every straight-line block of `m`, in order.
+fn block_graphs(m: &MFunction) -> Vec<BlockGraph> {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let through = live_through(&iv, &m.groups, &blocks);
     let mut numbering = Numbering::new(m.groups.len());
-    let graphs: Vec<BlockGraph> = blocks
+    blocks
         .iter()
         .zip(through)
         .map(|(r, through)| {
@@ -141,55 +215,7 @@ pub fn schedule_with(m: &mut MFunction, policy: Policy) {
                 .collect();
             BlockGraph::new(ops, r.clone(), &iv, &m.groups, through, &mut numbering)
         })
-        .collect();
-    let need = graphs
-        .iter()
-        .map(|g| g.through + g.peak(&g.original_order()))
-        .max()
-        .unwrap_or(0);
-    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
-    // Registers are allocated for the whole function: below the most units any block needs
-    // anyway (with the groups live through it), a block's schedule costs none.
-    let firsts: Vec<u32> = graphs
-        .iter()
-        .map(|g| g.peak(&g.schedule(0, 0, false, true)))
-        .collect();
-    let floor = graphs
-        .iter()
-        .zip(&firsts)
-        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
-        .max()
-        .unwrap_or(0);
-    let budget = match policy {
-        Policy::Occupancy => budget,
-        Policy::Pressure => budget.min(floor),
-    };
-    let looped = loop_depths(&m.insts);
-    let mut out = m.insts.clone();
-    for (g, &first) in graphs.iter().zip(&firsts) {
-        let limit = budget.saturating_sub(g.through);
-        // A loop's waits recur every iteration, and registers within the budget cost no
-        // occupancy: its blocks interleave for latency up to the budget.
-        let floor = if looped[g.range.start] > 0 {
-            limit
-        } else {
-            first.max(floor.saturating_sub(g.through))
-        };
-        let mut order = g.best_schedule(first, floor, limit);
-        if g.peak(&order) > limit {
-            order = g.original_order();
-            if policy == Policy::Pressure {
-                let first_order = g.schedule(0, 0, false, true);
-                if g.peak(&first_order) < g.peak(&order) {
-                    order = first_order;
-                }
-            }
-        }
-        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
-            *slot = MInst::Op(g.ops[k]);
-        }
-    }
-    m.insts = out;
+        .collect()
 }
 
 /// Halves the unit model does not see: holes that the alignment of 32-bit and wider groups

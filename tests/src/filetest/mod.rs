@@ -16,7 +16,8 @@
 //! - `test optimize`: the IR (with the G13's operations) through the library's pipeline at
 //!   `-O2` up to the backend (`agxc::optimize`); the expected output is the optimized IR.
 //! - `test compile target g13 [-O0|-O2]` (default `-O2`): the IR through the whole pipeline
-//!   (`agxc::compile`); the expected output is the code statistics and the disassembly (bytes
+//!   (`agxc::compile`); the expected output is the code statistics and the disassembly (then
+//!   the preamble's, when there is one; bytes
 //!   included, so encodings are covered too).
 //! - `test lift spirv`: SPIR-V assembly lifted (`agxc::lift`); the expected output is the
 //!   lifted IR.
@@ -205,7 +206,11 @@ impl FileTest {
                     ..agxc::Options::default()
                 };
                 let c = agxc::compile(&source, &opts).map_err(|e| e.to_string())?;
-                Ok(format!("{}\n\n{}", c.binary.report(), c.binary.disassembly))
+                let mut out = format!("{}\n\n{}", c.binary.report(), c.binary.disassembly);
+                if let Some(p) = &c.binary.preamble {
+                    out.push_str(&format!("\npreamble:\n{}", p.disassembly));
+                }
+                Ok(out)
             }
             Kind::LiftSpirv => {
                 let (_, func) =

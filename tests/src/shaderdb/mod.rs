@@ -10,7 +10,8 @@
 //!
 //! What is counted, per shader (from [`agxc::backend_agx::CodeStats`] and the metadata):
 //! - `inst`: main-program machine instructions, `wait` and `stop` included (as Mesa counts);
-//! - `pre`: preamble instructions, counted apart as Mesa does (agxc has no preamble yet: 0);
+//! - `pre`: preamble instructions (`stop` included), counted apart as Mesa does (0: no
+//!   preamble);
 //! - `halves`: 16-bit registers used (`r0l` .. the highest half used, a count); Mesa's `regs`
 //!   is the *index* of its highest half, so its count is `regs + 1` (see [`mesa`]);
 //! - `threads`: threads per core at that register count;
@@ -46,7 +47,7 @@ pub struct ShaderStats {
     pub stage: String,
     /// Main-program instructions, `wait` and `stop` included.
     pub inst: u32,
-    /// Preamble instructions (0 while agxc has no preamble).
+    /// Preamble instructions (0: no preamble).
     pub preamble: u32,
     /// 16-bit registers used (a count).
     pub halves: u32,
@@ -127,7 +128,7 @@ pub fn compile_one(file: &ShaderFile, level: OptLevel) -> Result<ShaderStats, St
     Ok(ShaderStats {
         stage: b.metadata.stage.name().to_owned(),
         inst: b.stats.instructions,
-        preamble: 0,
+        preamble: b.preamble.as_ref().map_or(0, |p| p.instructions),
         halves: b.metadata.gpr_halves,
         threads: b.metadata.threads_per_core,
         spills: b.stats.spills,

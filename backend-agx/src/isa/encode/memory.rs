@@ -101,6 +101,44 @@ fn put_offset(at: At, b: &mut Bits, offset: &MemOffset<PReg>) -> Result<Option<b
     Ok(signed)
 }
 
+/// `uniform_store` (`R 0 F 1000101`): `?? 111 unk Ot Ol 0000`, `L b s Rx 0000 Oh`,
+/// `Ox mask 00 Rt ?`: the register run as for `device_store` (`Rx:R`, `Rt` for 32-bit
+/// registers), format `F` 8:7 (`i16`, `i32`), the uniform offset in 16-bit units as an
+/// immediate (`Ot` set; `Ox:Oh:Ol`), `mask` 55:52, bits 29:27 set; the unknown `unk`, `b` and
+/// `s` fields zero, as Mesa writes them (`agx_pack.c`). 8 bytes (the mask needs the long form).
+pub(super) fn uniform_store(
+    at: At,
+    src: PReg,
+    offset: u16,
+    mask_value: u8,
+    format: MemFormat,
+) -> Result<Encoded> {
+    let m = mask(at, mask_value)?;
+    let (half, is32) = run(at, "src", src, m.count_ones())?;
+    let wanted32 = match format {
+        MemFormat::I16 => false,
+        MemFormat::I32 => true,
+        _ => return Err(at.not_encodable("format", "uniform_store takes i16 or i32")),
+    };
+    if wanted32 != is32 {
+        return Err(at.not_encodable("src", "the format's width differs from the registers'"));
+    }
+    let step = if is32 { 2 } else { 1 };
+    let last = i64::from(offset) + step * i64::from(m.count_ones());
+    at.range("offset", last, 0, 512)?;
+    let mut b = Bits::new(0b1000101);
+    put_data(&mut b, half, is32);
+    b.set_field(7..9, format.code());
+    b.set_field(27..30, 0b111);
+    put_offset(at, &mut b, &MemOffset::Imm(offset as i16))?;
+    b.set_field(52..56, m);
+    Ok(b.finish(Length::LongBit {
+        bit: 47,
+        short: 6,
+        long: 8,
+    }))
+}
+
 /// `device_load` (`R F 0000101`) / `device_store` (`R F 1000101`): `? u2 ?? At ? Ou Ot Ol Al`,
 /// `L ??? s Rx Ah Oh`, `Ox mask ?? Rt Fx`: format `Fx:F` (48, 9:7), base `Ah:Al` (39:36, 19:16)
 /// with `At` (27) set for a uniform, `Ou` (25) zero-extends a register offset, `s` 43:42,

@@ -155,6 +155,12 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
             mask,
             format,
         } => memory::st_tile(at, *src, *rt, *mask, *format),
+        UniformStore {
+            src,
+            offset,
+            mask,
+            format,
+        } => memory::uniform_store(at, *src, *offset, *mask, *format),
         LdVar {
             dst,
             index,

@@ -225,6 +225,17 @@ impl<R> Instr<R> {
                 mask,
                 format,
             },
+            UniformStore {
+                src,
+                offset,
+                mask,
+                format,
+            } => UniformStore {
+                src: f(src),
+                offset,
+                mask,
+                format,
+            },
             LdVar {
                 dst,
                 index,

@@ -72,7 +72,7 @@ pub(super) trait Labels {
 
 /// Mnemonics the disassembler knows for which the backend's instruction type has no form
 /// (the compiler never emits them), so the encoder cannot write them.
-const NOT_EMITTED: [&str; 10] = [
+const NOT_EMITTED: [&str; 9] = [
     "icmp_ballot",
     "fcmp_ballot",
     "icmp_quad_ballot",
@@ -82,7 +82,6 @@ const NOT_EMITTED: [&str; 10] = [
     "simd_shuffle_down",
     "stack_adjust",
     "stack_get_ptr",
-    "uniform_store",
 ];
 
 /// Parses one instruction.

@@ -3,7 +3,7 @@
 
 use super::form::Args;
 use super::operand::{
-    choice, fail, half, i16_in, reg, reg32, run, u8_in, uniform, Op, Suffix, Suffixed, R,
+    choice, fail, half, i16_in, int_in, reg, reg32, run, u8_in, uniform, Op, Suffix, Suffixed, R,
 };
 use crate::isa::{
     AtomicOpc, DeviceAccess, DeviceAtomic, ImageWriteOp, Instr, Lod, MemBase, MemFormat, MemOffset,
@@ -70,6 +70,18 @@ pub(super) fn instr(mnemonic: Op<'_>, args: &mut Args<'_>) -> R<Instr<PReg>> {
             Instr::StTile {
                 src,
                 rt,
+                mask,
+                format,
+            }
+        }
+        "uniform_store" => {
+            let src = run(args.next("the value registers")?)?;
+            let offset = int_in(args.next("a uniform offset")?, 0, 511, "uniform offset")? as u16;
+            let format = format(args.next("a format")?)?;
+            let mask = mask(args.next("a mask")?)?;
+            Instr::UniformStore {
+                src,
+                offset,
                 mask,
                 format,
             }

@@ -55,6 +55,32 @@ pub(super) fn triples() -> Vec<Triple> {
             "0908000333000020",
             "st_tile {r66l, r66h}, rt 3, 0b0011, f16",
         ),
+        // uniform_store: R 15:10, F 8:7 (i32 = 2), 1000101; Ol 23:20, Ot 24 (immediate),
+        // 29:27 = 111; L 47; Rt 49, mask 55:52. r4 = half 8, offset 6 (u3), mask 1:
+        // w0 = 0x45 | 2<<7 | 8<<10 = 0x2145; w1 = 6<<4 | 1<<8 | 7<<11 = 0x3960;
+        // w2 = L = 0x8000; w3 = Rt<<1 | 1<<4 = 0x0012.
+        t(
+            UniformStore {
+                src: PReg::r32(4),
+                offset: 6,
+                mask: 1,
+                format: MemFormat::I32,
+            },
+            "4521603900801200",
+            "uniform_store r4, 6, i32, 0b0001",
+        ),
+        // r5h = half 11, i16 = 1, offset 9: w0 = 0x45 | 1<<7 | 11<<10 = 0x2cc5;
+        // w1 = 9<<4 | 1<<8 | 7<<11 = 0x3990; w2 = 0x8000; w3 = 1<<4 = 0x0010.
+        t(
+            UniformStore {
+                src: PReg::hi(5),
+                offset: 9,
+                mask: 1,
+                format: MemFormat::I16,
+            },
+            "c52c903900801000",
+            "uniform_store r5h, 9, i16, 0b0001",
+        ),
         // ld_var: L D Dt perspective 100001, mask 31:28, index 19:16; 4 bytes short.
         // w0 = 0x21 | 0x40 | 2<<7 | 4<<9 = 0x0961; w1 = 1 | 3<<12.
         t(
