@@ -256,7 +256,8 @@ fn run_pipeline(input: Input<'_>, opts: &Options, backend: bool) -> Result<Run, 
             dot: opts.dumps.egraph_dot,
             svg: opts.dumps.egraph_svg,
             html: opts.dumps.egraph_html,
-            passes: opts.dumps.ir_passes,
+            // `--dump unroll` and the like print from the same record.
+            passes: opts.dumps.ir_passes || runner.wants_control_flow(),
             ..DumpOptions::default()
         },
         ..OptOptions::default()
@@ -294,9 +295,19 @@ fn run_pipeline(input: Input<'_>, opts: &Options, backend: bool) -> Result<Run, 
                 let func = ir.as_ref().ok_or(Error::Incomplete)?;
                 let mut run = OptRun::new(func, g13_target(), &opt_opts)?;
                 for step in steps {
-                    runner.pass(step.name, &mut run, |r| Ok((step.run)(r)?), OptRun::listing)?;
+                    let seen = run.pass_dumps().len();
+                    runner.pass_with_inner(
+                        step.name,
+                        &mut run,
+                        |r| Ok((step.run)(r)?),
+                        |r| &r.pass_dumps()[seen..],
+                        OptRun::listing,
+                    )?;
                 }
-                let done = run.finish()?;
+                let mut done = run.finish()?;
+                if !opts.dumps.ir_passes {
+                    done.dumps.passes.clear();
+                }
                 tracing::info!(
                     stop = %done.report.stop_reason,
                     insts = done.report.insts_after,

@@ -9,8 +9,10 @@
 //! [`Options::dump`](crate::Options::dump) (or, when that is empty, in the `AGXC_DUMP`
 //! environment variable: `all` or `PASS,PASS,...`) print the code they leave to stderr, headed
 //! `; after PASS`: the graph IR up to the backend's `isel` (between `saturate` and `elaborate`, a
-//! summary of the e-graph and the extraction), then the machine code. The dumps contain no
-//! times or addresses, so they are the same on every run.
+//! summary of the e-graph and the extraction), then the machine code. The optimizer's
+//! control-flow passes, which its `cf-pre` and `cf-post` steps run, can be named too
+//! ([`control_flow_pass_names`]): each run prints before the step's own dump. The dumps contain
+//! no times or addresses, so they are the same on every run.
 
 use std::io::Write;
 use std::time::Instant;
@@ -18,6 +20,7 @@ use std::time::Instant;
 use agxc_backend_agx::{Machine, MachinePass, PassDump};
 use agxc_egraph::ir::{verify, Function};
 use agxc_egraph::opt::{OptStep, STEPS};
+use agxc_egraph::passes;
 
 use crate::error::Error;
 
@@ -42,7 +45,21 @@ pub const PIPELINE: &[Stage] = &[
     Stage::Backend(agxc_backend_agx::PASSES),
 ];
 
-/// Every pass's name, in pipeline order (what `--dump` accepts, besides `all`).
+/// The optimizer's control-flow passes, which run inside its `cf-pre` and `cf-post` steps
+/// (some more than once): `--dump` accepts their names too, and prints the IR after each run
+/// of them, before the step's own dump.
+pub fn control_flow_pass_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for pass in passes::PRE_SATURATION.iter().chain(passes::POST_SATURATION) {
+        if !names.contains(&pass.name()) {
+            names.push(pass.name());
+        }
+    }
+    names
+}
+
+/// Every pass's name, in pipeline order (what `--dump` accepts, besides `all` and
+/// [`control_flow_pass_names`]).
 pub fn pass_names() -> Vec<&'static str> {
     let mut names = Vec::new();
     for stage in PIPELINE {
@@ -81,7 +98,8 @@ impl DumpPasses {
         if text == "all" {
             return Ok(DumpPasses::All);
         }
-        let known = pass_names();
+        let mut known = pass_names();
+        known.extend(control_flow_pass_names());
         let mut chosen = Vec::new();
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match known.iter().find(|k| **k == name) {
@@ -107,6 +125,11 @@ impl DumpPasses {
             Ok(text) => DumpPasses::parse(&text),
             Err(_) => Ok(DumpPasses::None),
         }
+    }
+
+    /// Whether any of the optimizer's control-flow passes is selected.
+    pub(crate) fn wants_control_flow(&self) -> bool {
+        control_flow_pass_names().iter().any(|p| self.wants(p))
     }
 
     fn wants(&self, pass: &str) -> bool {
@@ -138,6 +161,11 @@ impl Runner {
         })
     }
 
+    /// Whether the selection names any of the optimizer's control-flow passes.
+    pub(crate) fn wants_control_flow(&self) -> bool {
+        self.dump.wants_control_flow()
+    }
+
     /// Runs one pass inside its span, then dumps what `listing` prints if the pass is selected.
     pub(crate) fn pass<T>(
         &mut self,
@@ -146,12 +174,37 @@ impl Runner {
         run: impl FnOnce(&mut T) -> Result<(), Error>,
         listing: impl FnOnce(&T) -> String,
     ) -> Result<(), Error> {
+        self.pass_with_inner(name, state, run, |_| &[], listing)
+    }
+
+    /// [`Runner::pass`] for a pass that runs passes of its own: after it runs, the selected
+    /// ones of `inner(state)`'s (name, text) dumps are printed before its own.
+    pub(crate) fn pass_with_inner<T>(
+        &mut self,
+        name: &'static str,
+        state: &mut T,
+        run: impl FnOnce(&mut T) -> Result<(), Error>,
+        inner: impl FnOnce(&T) -> &[(String, String)],
+        listing: impl FnOnce(&T) -> String,
+    ) -> Result<(), Error> {
         let span = tracing::info_span!("pass", name);
         let entered = span.enter();
         let start = Instant::now();
         run(state)?;
         tracing::debug!(elapsed = ?start.elapsed(), "done");
         drop(entered);
+        for (pass, text) in inner(state) {
+            let Some(&pass) = control_flow_pass_names().iter().find(|p| *p == pass) else {
+                continue;
+            };
+            if self.dump.wants(pass) {
+                let _ = write!(std::io::stderr().lock(), "; after {pass}\n{text}\n");
+                self.dumps.push(PassDump {
+                    pass,
+                    text: text.clone(),
+                });
+            }
+        }
         if self.dump.wants(name) {
             let text = listing(state);
             // A dump that cannot be written (stderr closed) does not fail the compile.

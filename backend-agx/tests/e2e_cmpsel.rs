@@ -199,7 +199,7 @@ fn register_bits(ty: Type) -> u32 {
 
 /// Runs one case at both levels; returns whether -O2 fused it.
 fn run_case(cmp: PureOp, compared: Type, selected: Type, seed: u64) -> bool {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let [a, b] = compared_inputs(compared, &mut rng);
     let (x, y) = (
         selected_inputs(selected, &mut rng),
@@ -312,7 +312,7 @@ fn compare_and_select_written_by_hand_runs_at_every_width() {
             sb = selected.bytes(),
         );
         let f = parse(&text);
-        let mut rng = Rng(0xc0ffee ^ selected.bits() as u64);
+        let mut rng = Rng::new(0xc0ffee ^ selected.bits() as u64);
         let [a, b] = compared_inputs(compared, &mut rng);
         let (x, y) = (
             selected_inputs(selected, &mut rng),

@@ -52,7 +52,7 @@ fn vector_loads_and_stores() {
              return
          }",
     );
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let x: Vec<f32> = (0..64).map(|_| rng.range_f32(-10.0, 10.0)).collect();
     let mut res = Resources::new();
     res.bind_storage(b(0), f32s(&x));
@@ -87,7 +87,7 @@ fn divergent_if_else_with_results() {
              return
          }",
     );
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let x: Vec<f32> = (0..64).map(|_| rng.range_f32(-4.0, 4.0)).collect();
     let mut res = Resources::new();
     res.bind_storage(b(0), f32s(&x));
@@ -247,7 +247,7 @@ fn sixteen_and_sixty_four_bit_memory() {
              return
          }",
     );
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let halves: Vec<u8> = (0..34)
         .flat_map(|_| {
             half::f16::from_f32(rng.range_f32(-4.0, 4.0))

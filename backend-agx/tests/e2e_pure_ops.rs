@@ -320,7 +320,7 @@ fn run_case(
     const_last: bool,
     seed: u64,
 ) -> Result<(), String> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let ins: Vec<Vec<Const>> = args
         .iter()
         .enumerate()

@@ -37,7 +37,7 @@ fn attributes_uniforms_and_outputs() {
          }",
     );
     let n = 45u32;
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut attributes = BTreeMap::new();
     attributes.insert(
         0,

@@ -36,13 +36,8 @@ fn the_selected_sequences_compute_the_evaluated_values() {
     )
     .expect("parses");
     let binary = compile(&func, &CompileOptions::default()).expect("compiles");
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = agxc_egraph::opt::synth::Rng::new(0x2545_f491_4f6c_dd1du64);
+    let mut next = move || rng.next_u64();
     let mut d: Vec<u32> = vec![
         0,
         1,

@@ -18,16 +18,12 @@ fn lift_data(name: &str) -> Function {
     lift(&bytes, &LiftOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// A small deterministic generator (SplitMix64) for test inputs.
-struct Rng(u64);
+/// Test inputs from the workspace's seeded generator.
+struct Rng(agxc_egraph::opt::synth::Rng);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in [lo, hi).
@@ -98,7 +94,7 @@ fn control_expected(x: i32) -> i32 {
 #[test]
 fn control_flow_matches_rust() {
     let func = lift_data("control");
-    let mut rng = Rng(1);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(1));
     let n = 64;
     let a: Vec<i32> = (0..n).map(|_| rng.i32(-20, 20)).collect();
     let mut res = Resources::new();
@@ -190,7 +186,7 @@ fn loop_shapes_match_rust() {
 #[test]
 fn memory_layouts_and_promotion_match_rust() {
     let func = lift_data("memory");
-    let mut rng = Rng(2);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(2));
     // std140 block: mat3 rot at 0 (columns 16 bytes apart), row_major mat2x3 rm at 48 (rows 16
     // bytes apart), vec4 bias[2] at 96 and 112.
     let mut ubo = vec![0f32; 32];
@@ -283,7 +279,7 @@ fn memory_layouts_and_promotion_match_rust() {
 #[test]
 fn glsl_std450_matches_rust() {
     let func = lift_data("glsl");
-    let mut rng = Rng(3);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(3));
     let n = 64;
     let mut input = Vec::new();
     for _ in 0..n {
@@ -393,7 +389,7 @@ fn glsl_std450_matches_rust() {
 #[test]
 fn more_glsl_std450_and_16_bit_match_rust() {
     let func = lift_data("glsl2");
-    let mut rng = Rng(6);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(6));
     let n = 32;
     let mut input = Vec::new();
     for _ in 0..n {
@@ -550,7 +546,7 @@ fn inverse_col(m: &[Vec<f64>], col: usize) -> Vec<f64> {
 #[test]
 fn matrix_instructions_match_rust() {
     let func = lift_data("matrix");
-    let mut rng = Rng(4);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(4));
     let n = 4;
     let mut input = Vec::new();
     let mut mats: Vec<M4> = Vec::new();
@@ -622,7 +618,7 @@ fn vertex_outputs_match_rust() {
     use agxc_egraph::interp::run_vertex;
     use std::collections::BTreeMap;
     let func = lift_data("vertex");
-    let mut rng = Rng(5);
+    let mut rng = Rng(agxc_egraph::opt::synth::Rng::new(5));
     // std140: mat4 mvp (columns 16 bytes apart) at 0, float size at 64.
     let mvp: [[f32; 4]; 4] = core::array::from_fn(|_| core::array::from_fn(|_| rng.f32(-1.0, 1.0)));
     let size = 3.5f32;

@@ -3,10 +3,12 @@
 //! one line on stderr with a non-zero exit status, progress through `RUST_LOG`.
 
 pub mod asm;
+pub mod images;
 pub mod resources;
 pub mod run;
 pub mod sim_args;
 pub mod spec;
+pub mod vertex;
 
 use std::path::PathBuf;
 
@@ -27,6 +29,7 @@ pub enum Command {
     /// Compile a shader and write the binary or a dump.
     Compile(CompileArgs),
     /// Compile a shader, run it in the G13 simulator and write back its results.
+    #[command(after_long_help = RUN_HELP)]
     Run(Box<RunArgs>),
     /// Disassemble raw G13 machine code (as written by `compile --emit bin`).
     Disasm {
@@ -94,10 +97,31 @@ pub struct ShaderArgs {
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "2"])]
     pub opt: String,
     /// Print the code after these passes to stderr (`all`, or names from `lift`, `verify`,
-    /// the optimizer's and the backend's passes; an unknown name lists them). Default: the
+    /// the optimizer's steps and control-flow passes and the backend's passes; an unknown name
+    /// lists them). Default: the
     /// `AGXC_DUMP` environment variable, read the same way.
     #[arg(long, value_name = "PASS[,PASS]|all", value_parser = dump_passes)]
     pub dump: Option<agxc::DumpPasses>,
+    /// Equality saturation: stop after N iterations (default 12; `--emit report` says
+    /// which limit stopped a run).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_iterations: Option<u32>,
+    /// Equality saturation: stop once the e-graph holds more than N e-nodes (default: four
+    /// times the input's e-nodes plus 10000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+    /// Equality saturation: stop after this many seconds (default 10; a run stopped by time
+    /// depends on the machine).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time_limit: Option<std::time::Duration>,
+}
+
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
 }
 
 fn dump_passes(text: &str) -> Result<agxc::DumpPasses, String> {
@@ -140,14 +164,29 @@ pub struct RunArgs {
     /// TGSI constant buffer `CONST[N]`.
     #[arg(long = "const", value_name = "N=FILE", value_parser = spec::index_file)]
     pub consts: Vec<(u32, PathBuf)>,
-    /// A combined image and sampler: one mip level of raw texels.
+    /// A sampled texture and its sampler (see the input formats below).
     #[arg(
         long = "texture",
-        value_name = "[SET.]BINDING=FILE,WxH,rgba8|rgba32f,nearest|linear,repeat|clamp|mirror",
-        value_parser = spec::texture
+        value_name = "[SET.]BINDING=FILE,SHAPE,FORMAT[,FILTER[,WRAP]][,KEY=VALUE...]",
+        value_parser = images::texture
     )]
-    pub textures: Vec<spec::TextureSpec>,
-    /// Write a buffer's final contents to FILE.
+    pub textures: Vec<images::ImageSpec>,
+    /// A storage image (no sampler); an empty FILE is a zero-filled image.
+    #[arg(
+        long = "storage-image",
+        value_name = "[SET.]BINDING=[FILE],SHAPE,FORMAT[,layers=N][,levels=N]",
+        value_parser = images::storage_image
+    )]
+    pub storage_images: Vec<images::ImageSpec>,
+    /// A separate sampler object.
+    #[arg(
+        long = "sampler",
+        value_name = "[SET.]BINDING=FILTER[,WRAP][,KEY=VALUE...]",
+        value_parser = images::separate_sampler
+    )]
+    pub samplers: Vec<(spec::BindingSpec, agxc::egraph::interp::Sampler)>,
+    /// Write a buffer's or an image's final contents to FILE (images in the texel layout they
+    /// were given in).
     #[arg(long = "out", value_name = "[SET.]BINDING=FILE", value_parser = spec::binding_file)]
     pub outs: Vec<(spec::BindingSpec, PathBuf)>,
     /// Compute: workgroup counts.
@@ -165,7 +204,49 @@ pub struct RunArgs {
     /// Fragment: varyings (see `agxc run --help` and the README for the layout).
     #[arg(long, value_name = "FILE")]
     pub varyings: Option<PathBuf>,
+    /// Vertex: the attribute array of a location, four little-endian f32 per vertex.
+    #[arg(long = "attribute", value_name = "LOCATION=FILE", value_parser = spec::index_file)]
+    pub attributes: Vec<(u32, PathBuf)>,
+    /// Vertex: vertices to shade (default: the attribute files' length).
+    #[arg(long, value_name = "N")]
+    pub vertices: Option<u32>,
+    /// Vertex: write an output's values, four f32 per vertex (`point-size`: one).
+    #[arg(long = "vertex-out", value_name = "position|point-size|LOCATION=FILE", value_parser = vertex::output_file)]
+    pub vertex_outs: Vec<(vertex::OutputName, PathBuf)>,
     /// Simulator limits, engine and threads.
     #[command(flatten)]
     pub sim: sim_args::SimArgs,
 }
+
+/// `agxc run --help`'s closing text: the input and output formats.
+const RUN_HELP: &str = "\
+Stages:
+  compute   --groups X[,Y,Z]; prints each storage buffer and image.
+  fragment  --size WxH [--clear R,G,B,A] [--varyings FILE] [--image OUT]; prints the first
+            pixels of render target 0.
+  vertex    --attribute LOCATION=FILE... [--vertices N] [--vertex-out SLOT=FILE]; prints the
+            first vertices of every output.
+
+Buffers: --buffer/--buffer-size bind storage or uniform buffers, whichever the shader declares at
+the binding; raw little-endian bytes. --out [SET.]BINDING=FILE writes a buffer or an image back.
+
+Images (--texture, --storage-image; --sampler for separate sampler objects):
+  SHAPE    WxH | 2d:WxH | 1d:W | 3d:WxHxD | cube:S
+  FORMAT   rgba8 | rgba16f | rgba32f | r32f | rgba32ui | rgba32i | r32ui | r32i
+  FILTER   nearest | linear (default nearest);  WRAP  repeat | clamp | mirror | border
+  keys     layers=N (array texture), levels=N|full, mip=none|nearest|linear (default nearest
+           with several levels), lod-bias=F, min-lod=F, max-lod=F,
+           compare=never|less|equal|lequal|greater|notequal|gequal|always
+  FILE     raw texels: level 0, 1, ...; per level each slice (array layer; cube faces +X -X +Y
+           -Y +Z -Z), each plane (3D), rows top to bottom; level l is max(1, extent >> l) per
+           axis. A storage image with an empty FILE starts zero-filled.
+  e.g.     --texture 0.1=env.bin,cube:8,rgba16f,linear,clamp,levels=full
+           --storage-image 0.2=,16x16,rgba32f --out 0.2=result.bin
+
+Vertex files: an attribute file holds four f32 per vertex (an integer attribute reads its value
+converted toward zero); --vertex-out writes four f32 per vertex (integer outputs as their bit
+pattern), point-size one f32 per vertex.
+
+Varyings (fragment): per location in order, twelve f32: base[4], ddx[4], ddy[4], the value at
+pixel centre (x, y) being base + ddx*(x+0.5) + ddy*(y+0.5); see the README for the extended
+layout with raw words.";

@@ -22,12 +22,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use agxc::egraph::interp::{
-    Filter, FragmentGrid, Resources, Sampler, Texture, TextureDesc, TextureFormat, Varying, Wrap,
-};
+use agxc::egraph::interp::{FragmentGrid, Resources, Texture, Varying};
 use agxc::egraph::ir::{AddressSpace, Binding, EffectOp, Function, Op, ValueDef};
 
-use super::spec::{BindingSpec, FilterSpec, TexelFormat, WrapSpec};
+use super::images::ImageSpec;
+use super::spec::BindingSpec;
 use super::RunArgs;
 
 /// Bytes per location in a varyings file.
@@ -96,39 +95,42 @@ fn bind_buffer(res: &mut Resources, uniforms: &BTreeSet<Binding>, b: Binding, da
     }
 }
 
-fn texture(spec: &super::spec::TextureSpec) -> Result<(Texture, Sampler), ResourceError> {
-    let data = read(&spec.file)?;
-    let format = match spec.format {
-        TexelFormat::Rgba8 => TextureFormat::Rgba8Unorm,
-        TexelFormat::Rgba32f => TextureFormat::Rgba32Float,
+/// The texture of an `--texture` or `--storage-image` argument: its file's texels, or zeros.
+fn image(spec: &ImageSpec) -> Result<Texture, ResourceError> {
+    let size = spec.byte_size();
+    let name = |spec: &ImageSpec| {
+        spec.file
+            .as_ref()
+            .map_or_else(|| "(zero-filled)".to_string(), |f| f.display().to_string())
     };
-    let [w, h] = spec.size;
-    let expected = u64::from(w) * u64::from(h) * spec.format.bytes();
-    if data.len() as u64 != expected {
+    // Checked before allocating, so that a mistyped extent cannot ask for terabytes.
+    if size > 1 << 30 {
         return Err(ResourceError::Invalid(format!(
-            "{}: a {w}x{h} texture needs {expected} bytes, the file has {}",
-            spec.file.display(),
+            "{}: the image needs {size} bytes, over 1 GiB",
+            name(spec)
+        )));
+    }
+    let data = match &spec.file {
+        Some(file) => read(file)?,
+        None => vec![0; size as usize],
+    };
+    if data.len() as u64 != size {
+        let d = &spec.desc;
+        return Err(ResourceError::Invalid(format!(
+            "{}: a {}x{}x{} {} image with {} slices and {} levels needs {size} bytes, the file \
+             has {}",
+            name(spec),
+            d.width,
+            d.height,
+            d.depth,
+            d.format.name(),
+            d.slices(),
+            d.levels,
             data.len()
         )));
     }
-    let tex = Texture::new(TextureDesc::d2(format, w, h), data)
-        .map_err(|e| ResourceError::Invalid(format!("{}: {e}", spec.file.display())))?;
-    let filter = match spec.filter {
-        FilterSpec::Nearest => Filter::Nearest,
-        FilterSpec::Linear => Filter::Linear,
-    };
-    let wrap = match spec.wrap {
-        WrapSpec::Repeat => Wrap::Repeat,
-        WrapSpec::Clamp => Wrap::ClampToEdge,
-        WrapSpec::Mirror => Wrap::MirroredRepeat,
-    };
-    let sampler = Sampler {
-        mag_filter: filter,
-        min_filter: filter,
-        wrap: [wrap; 3],
-        ..Sampler::default()
-    };
-    Ok((tex, sampler))
+    Texture::new(spec.desc, data)
+        .map_err(|e| ResourceError::Invalid(format!("{}: {e}", name(spec))))
 }
 
 /// The push-constant bytes a run of `func` must supply: its declared block
@@ -203,9 +205,21 @@ pub fn build(args: &RunArgs, func: &Function) -> Result<Resources, ResourceError
         }
         None => {}
     }
-    for spec in &args.textures {
-        let (tex, sampler) = texture(spec)?;
-        res.bind_combined(to_binding(spec.binding), tex, sampler);
+    for spec in args.textures.iter().chain(&args.storage_images) {
+        let b = to_binding(spec.binding);
+        if res.texture(b).is_some() {
+            return Err(ResourceError::Invalid(format!(
+                "two images at binding {}.{}",
+                b.set, b.binding
+            )));
+        }
+        res.bind_texture(b, image(spec)?);
+        if let Some(sampler) = spec.sampler {
+            res.bind_sampler(b, sampler);
+        }
+    }
+    for &(b, sampler) in &args.samplers {
+        res.bind_sampler(to_binding(b), sampler);
     }
     Ok(res)
 }

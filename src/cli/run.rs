@@ -26,7 +26,7 @@ pub enum CliError {
     #[error(transparent)]
     Resource(#[from] ResourceError),
     /// The simulator reported an error.
-    #[error("simulation failed: {0}")]
+    #[error("simulation failed: {0}{hint}", hint = missing_hint(.0))]
     Sim(#[from] SimError),
     /// The arguments do not fit the shader.
     #[error("{0}")]
@@ -52,6 +52,25 @@ pub enum CliError {
     },
 }
 
+/// For a resource the command line did not give, the flags that give it.
+fn missing_hint(e: &SimError) -> &'static str {
+    match e {
+        SimError::Missing(what) if what.starts_with("texture") => {
+            " (bind it with --texture or --storage-image)"
+        }
+        SimError::Missing(what) if what.starts_with("sampler") => {
+            " (bind it with --sampler, or a --texture at that binding)"
+        }
+        SimError::Missing(what) if what.contains("buffer") => {
+            " (bind it with --buffer or --buffer-size)"
+        }
+        SimError::Missing(what) if what.starts_with("vertex attribute") => {
+            " (give it with --attribute)"
+        }
+        _ => "",
+    }
+}
+
 pub(super) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| {
         CliError::Resource(ResourceError::Io {
@@ -71,8 +90,27 @@ fn options(shader: &ShaderArgs, kind: Option<SourceKind>, push: bool) -> Options
         },
         tgsi_const0_push: push && kind == Some(SourceKind::Tgsi),
         dump: shader.dump.clone().unwrap_or_default(),
+        limits: limits(shader),
         ..Options::default()
     }
+}
+
+/// The equality-saturation limits: the defaults with the flags given applied. `--max-nodes`
+/// replaces the size-relative limit (growth factor times the input plus headroom) by an absolute
+/// one.
+fn limits(shader: &ShaderArgs) -> agxc::egraph::opt::Limits {
+    let mut limits = agxc::egraph::opt::Limits::default();
+    if let Some(n) = shader.max_iterations {
+        limits.iterations = n as usize;
+    }
+    if let Some(n) = shader.max_nodes {
+        limits.node_growth = 0;
+        limits.node_headroom = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(t) = shader.time_limit {
+        limits.time = t;
+    }
+    limits
 }
 
 fn compile_file(shader: &ShaderArgs, opts: Options) -> Result<Compiled, CliError> {
@@ -199,7 +237,7 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
                 CliError::Usage("a compute shader needs --groups X[,Y,Z] (workgroups to dispatch)".into())
             })?;
             let stats = sim::run_compute_with(&compiled.binary, &mut res, groups, &args.sim.options())?;
-            print_buffers(&res);
+            print_buffers(&res, args);
             stats
         }
         Stage::Fragment => {
@@ -222,29 +260,28 @@ pub fn run_cmd(args: &RunArgs) -> Result<(), CliError> {
                 let bytes: Vec<u8> = target0.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
                 resources::write(path, &bytes)?;
             }
-            print_buffers(&res);
+            print_buffers(&res, args);
             result.stats
         }
-        Stage::Vertex => {
-            return Err(CliError::Usage(
-                "`agxc run` shades compute and fragment shaders; vertex shaders run through the library".into(),
-            ))
-        }
+        Stage::Vertex => super::vertex::run(&compiled.binary, &res, args)?,
         // The backend refuses geometry shaders before a binary exists.
         Stage::Geometry(_) => {
             return Err(CliError::Usage(
-                "`agxc run` shades compute and fragment shaders; geometry shaders run in the interpreter (run_geometry)".into(),
+                "`agxc run` shades compute, fragment and vertex shaders; geometry shaders run in the interpreter (run_geometry)".into(),
             ))
         }
     };
     for &(b, ref path) in &args.outs {
         let binding = Binding::new(b.set, b.binding);
-        let data = res.buffer_data(binding).ok_or_else(|| {
-            CliError::Usage(format!(
-                "--out {}.{}: no buffer bound there",
-                b.set, b.binding
-            ))
-        })?;
+        let data = res
+            .buffer_data(binding)
+            .or_else(|| res.texture(binding).map(|t| t.data()))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--out {}.{}: no buffer or image bound there",
+                    b.set, b.binding
+                ))
+            })?;
         resources::write(path, data)?;
     }
     if args.stats {
@@ -287,7 +324,44 @@ fn checksum<'a>(values: impl Iterator<Item = &'a f32>) -> u32 {
     })
 }
 
-fn print_buffers(res: &Resources) {
+fn print_buffers(res: &Resources, args: &RunArgs) {
+    print_storage_buffers(res);
+    // Storage images (what image stores write); sampled textures are inputs only.
+    for spec in &args.storage_images {
+        let b = Binding::new(spec.binding.set, spec.binding.binding);
+        if let Some(tex) = res.texture(b) {
+            let d = tex.desc();
+            let words: Vec<f32> = tex
+                .data()
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            println!(
+                "storage image {b}: {}x{}x{} {}, {} slices, {} levels, {} bytes, checksum {:08x}",
+                d.width,
+                d.height,
+                d.depth,
+                d.format.name(),
+                d.slices(),
+                d.levels,
+                tex.data().len(),
+                checksum(words.iter())
+            );
+            let texels: Vec<String> = (0..d.width.min(4))
+                .map(|x| {
+                    if d.format.class() == agxc::egraph::ir::TexelClass::Int {
+                        format!("{:?}", tex.texel_words(0, 0, x, 0, 0))
+                    } else {
+                        format!("{:?}", tex.texel(0, 0, x, 0, 0))
+                    }
+                })
+                .collect();
+            println!("  row 0: {}", texels.join("  "));
+        }
+    }
+}
+
+fn print_storage_buffers(res: &Resources) {
     for (binding, buf) in res.buffers() {
         if buf.kind != agxc::egraph::interp::BufferKind::Storage {
             continue;

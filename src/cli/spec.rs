@@ -1,4 +1,4 @@
-//! Parsing of the `agxc run` resource arguments (`--buffer 0.1=x.bin`, `--texture ...`,
+//! Parsing of the `agxc run` resource arguments (`--buffer 0.1=x.bin`,
 //! `--groups 4,1,1`, `--size 16x16`, `--clear 0,0,0,nan`).
 //!
 //! Each parser returns a [`SpecError`] naming the argument and what was wrong, so the command line
@@ -105,7 +105,7 @@ pub fn groups(text: &str) -> Result<[u32; 3], SpecError> {
     Ok(out)
 }
 
-/// `WxH` (`--size`, and the size field of `--texture`); zero is rejected.
+/// `WxH` (`--size`); zero is rejected.
 pub fn size(text: &str) -> Result<[u32; 2], SpecError> {
     let (w, h) = text
         .split_once(['x', 'X'])
@@ -132,122 +132,6 @@ pub fn clear(text: &str) -> Result<[f32; 4], SpecError> {
             .map_err(|_| err(text, format!("`{part}` is not a number")))?;
     }
     Ok(out)
-}
-
-/// Texel formats the command line accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TexelFormat {
-    /// 8-bit unsigned normalised RGBA.
-    Rgba8,
-    /// 32-bit float RGBA.
-    Rgba32f,
-}
-
-impl TexelFormat {
-    /// Bytes per texel.
-    pub fn bytes(self) -> u64 {
-        match self {
-            TexelFormat::Rgba8 => 4,
-            TexelFormat::Rgba32f => 16,
-        }
-    }
-}
-
-/// Texture filters the command line accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FilterSpec {
-    /// Nearest texel.
-    Nearest,
-    /// Bilinear.
-    Linear,
-}
-
-/// Wrap modes the command line accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WrapSpec {
-    /// Repeat.
-    Repeat,
-    /// Clamp to edge.
-    Clamp,
-    /// Mirrored repeat.
-    Mirror,
-}
-
-/// `--texture [SET.]BINDING=FILE,WxH,FORMAT,FILTER,WRAP`: one mip level of raw texels bound as a
-/// combined image and sampler.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TextureSpec {
-    /// Where it is bound.
-    pub binding: BindingSpec,
-    /// The raw texel file.
-    pub file: PathBuf,
-    /// Width and height.
-    pub size: [u32; 2],
-    /// Texel format.
-    pub format: TexelFormat,
-    /// Min and mag filter.
-    pub filter: FilterSpec,
-    /// Wrap mode on every axis.
-    pub wrap: WrapSpec,
-}
-
-/// Parses a `--texture` value.
-pub fn texture(text: &str) -> Result<TextureSpec, SpecError> {
-    let (b, rest) = text.split_once('=').ok_or_else(|| {
-        err(
-            text,
-            "expected [SET.]BINDING=FILE,WxH,rgba8|rgba32f,nearest|linear,repeat|clamp|mirror",
-        )
-    })?;
-    let fields: Vec<&str> = rest.split(',').collect();
-    let [file, dims, format, filter, wrap] = fields[..] else {
-        return Err(err(
-            text,
-            "expected five fields after `=`: FILE,WxH,FORMAT,FILTER,WRAP",
-        ));
-    };
-    if file.is_empty() {
-        return Err(err(text, "missing file name"));
-    }
-    let format = match format {
-        "rgba8" => TexelFormat::Rgba8,
-        "rgba32f" => TexelFormat::Rgba32f,
-        other => {
-            return Err(err(
-                text,
-                format!("unknown format `{other}` (rgba8, rgba32f)"),
-            ))
-        }
-    };
-    let filter = match filter {
-        "nearest" => FilterSpec::Nearest,
-        "linear" => FilterSpec::Linear,
-        other => {
-            return Err(err(
-                text,
-                format!("unknown filter `{other}` (nearest, linear)"),
-            ))
-        }
-    };
-    let wrap = match wrap {
-        "repeat" => WrapSpec::Repeat,
-        "clamp" => WrapSpec::Clamp,
-        "mirror" => WrapSpec::Mirror,
-        other => {
-            return Err(err(
-                text,
-                format!("unknown wrap mode `{other}` (repeat, clamp, mirror)"),
-            ))
-        }
-    };
-    Ok(TextureSpec {
-        binding: binding(b)?,
-        file: PathBuf::from(file),
-        size: size(dims)?,
-        format,
-        filter,
-        wrap,
-    })
 }
 
 #[cfg(test)]
@@ -288,19 +172,5 @@ mod tests {
         assert!(c[0].is_nan() && c[1] == f32::INFINITY && c[2] == f32::NEG_INFINITY);
         assert!(clear("1,2,3").is_err());
         assert!(clear("1,2,3,x").is_err());
-    }
-
-    #[test]
-    fn textures() {
-        let t = texture("0.1=tex.bin,8x4,rgba8,linear,mirror").unwrap();
-        assert_eq!(t.binding, BindingSpec { set: 0, binding: 1 });
-        assert_eq!(t.size, [8, 4]);
-        assert_eq!(t.format, TexelFormat::Rgba8);
-        assert_eq!(t.filter, FilterSpec::Linear);
-        assert_eq!(t.wrap, WrapSpec::Mirror);
-        assert!(texture("1=t.bin,8x4,rgb8,linear,repeat").is_err());
-        assert!(texture("1=t.bin,8x4,rgba8,cubic,repeat").is_err());
-        assert!(texture("1=t.bin,8x4,rgba8,linear").is_err());
-        assert!(texture("t.bin,8x4,rgba8,linear,repeat").is_err());
     }
 }

@@ -10,6 +10,7 @@ mod dump;
 mod egraph_html;
 mod inputs;
 mod limits;
+mod resources;
 
 fn agxc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agxc"))

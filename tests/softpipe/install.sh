@@ -1,6 +1,7 @@
 #!/bin/sh
-# Installs what the softpipe oracle needs: Mesa's GL/EGL drivers (Debian packages) and a Python
-# virtualenv with moderngl (tests/softpipe/requirements.txt).
+# Installs what the softpipe oracle needs ahead of time: Mesa's GL/EGL drivers (Debian packages) and a
+# Python virtualenv with moderngl (tests/softpipe/requirements.txt). Optional: with the README's apt
+# line installed, the tests make the same venv themselves on first use (tests/src/softpipe/venv.rs).
 #
 #   tests/softpipe/install.sh            # venv in $SOFTPIPE_VENV, default <repo>/target/softpipe-venv
 #   SOFTPIPE_SKIP_APT=1 tests/softpipe/install.sh   # packages already present (or no root)
@@ -31,4 +32,6 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+# The stamp the tests' set-up checks (tests/src/softpipe/venv.rs): these requirements are in.
+cp "$here/requirements.txt" "$venv/agxc-requirements.txt"
 "$venv/bin/python" "$here/run_cases.py" --probe

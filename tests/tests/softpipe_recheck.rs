@@ -26,7 +26,7 @@ fn softpipe_reproduces_recorded_outputs() {
             return;
         }
         Err(e) => panic!(
-            "{e} (CI=true: the softpipe oracle must be installed; see tests/softpipe/install.sh)"
+            "{e} (CI=true: the softpipe oracle must be installed; install the README's apt line: the venv is made on first use)"
         ),
     };
     let cases = load_corpus(&generated_corpus_dir()).expect("the TGSI corpus loads");

@@ -169,13 +169,8 @@ mod tests {
     /// divisors across the range (the property the two correction steps rely on).
     #[test]
     fn the_estimate_leaves_at_most_two_corrections() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = agxc_egraph::opt::synth::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move || rng.next_u64();
         for i in 0..20_000u64 {
             let d = match i {
                 0..=999 => i as u32 + 1,

@@ -301,15 +301,16 @@ pub fn u32s(v: &[u32]) -> Vec<u8> {
     interp::u32_bytes(v)
 }
 
-/// A small deterministic generator (xorshift) for test inputs.
-pub struct Rng(pub u64);
+/// Test inputs from the workspace's seeded generator ([`agxc_egraph::opt::synth::Rng`]).
+pub struct Rng(agxc_egraph::opt::synth::Rng);
 
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(agxc_egraph::opt::synth::Rng::new(seed))
+    }
+
     pub fn next_u32(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
+        self.0.next_u32()
     }
 
     pub fn range_f32(&mut self, lo: f32, hi: f32) -> f32 {

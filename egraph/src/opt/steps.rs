@@ -137,6 +137,12 @@ impl<'a> OptRun<'a> {
         }
     }
 
+    /// The IR after each control-flow pass run so far, (pass name, text), when
+    /// `DumpOptions::passes` asks for them (so a caller can print them as each step ends).
+    pub fn pass_dumps(&self) -> &[(String, String)] {
+        &self.pass_dumps
+    }
+
     /// The result, after the last step.
     pub fn finish(self) -> Result<Optimized, OptError> {
         let Some(mut out) = self.first else {

@@ -168,35 +168,17 @@ pub const SPECIAL_F32: [u32; 14] = [
     0x4b00_0000, // 2^23: where f32 stops having fraction bits
 ];
 
-/// SplitMix64: tiny, fast, and fully specified, so any consumer can reproduce the inputs.
-#[derive(Debug, Clone)]
-pub struct SplitMix64 {
-    state: u64,
-}
+/// SplitMix64: tiny, fast, and fully specified, so any consumer can reproduce the inputs (the
+/// workspace's one generator, `rand_xoshiro`'s, through [`agxc_egraph::opt::synth::Rng`]).
+pub type SplitMix64 = agxc_egraph::opt::synth::Rng;
 
-impl SplitMix64 {
-    /// A generator whose first output depends only on `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform f64 in [0, 1) with 24 random bits (exact in f32).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 40) as f64 / (1u64 << 24) as f64
-    }
+/// A uniform f64 in [0, 1) with 24 random bits (exact in f32).
+fn unit(rng: &mut SplitMix64) -> f64 {
+    (rng.next_u64() >> 40) as f64 / (1u64 << 24) as f64
 }
 
 fn f32_in(rng: &mut SplitMix64, min: f32, max: f32) -> f32 {
-    (f64::from(min) + (f64::from(max) - f64::from(min)) * rng.unit()) as f32
+    (f64::from(min) + (f64::from(max) - f64::from(min)) * unit(rng)) as f32
 }
 
 fn int_in(rng: &mut SplitMix64, min: i64, max: i64) -> i64 {

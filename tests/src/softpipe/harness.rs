@@ -45,16 +45,19 @@ fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
-/// The Python to use: `$SOFTPIPE_PYTHON`, else `$SOFTPIPE_VENV/bin/python`, else the venv that
-/// `tests/softpipe/install.sh` creates by default, `<workspace>/target/softpipe-venv`.
+/// The harness's virtualenv: `$SOFTPIPE_VENV`, else `<workspace>/target/softpipe-venv`.
+pub fn venv_path() -> PathBuf {
+    std::env::var_os("SOFTPIPE_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target").join("softpipe-venv"))
+}
+
+/// The Python to use: `$SOFTPIPE_PYTHON`, else the venv's ([`venv_path`]).
 pub fn python_path() -> PathBuf {
     if let Some(p) = std::env::var_os("SOFTPIPE_PYTHON") {
         return PathBuf::from(p);
     }
-    let venv = std::env::var_os("SOFTPIPE_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target").join("softpipe-venv"));
-    venv.join("bin").join("python")
+    venv_path().join("bin").join("python")
 }
 
 fn tail(text: &[u8]) -> String {
@@ -64,15 +67,19 @@ fn tail(text: &[u8]) -> String {
 }
 
 impl Softpipe {
-    /// Finds the harness and checks (with `--probe`) that softpipe works here.
+    /// Finds the harness and checks (with `--probe`) that softpipe works here. Without
+    /// `$SOFTPIPE_PYTHON`, the venv is made (or brought up to date) first ([`super::venv`]).
     pub fn locate() -> Result<Softpipe, SoftpipeError> {
-        let python = python_path();
+        let python = match std::env::var_os("SOFTPIPE_PYTHON") {
+            Some(_) => python_path(),
+            None => super::venv::ensure(&venv_path())?,
+        };
         let script = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("softpipe")
             .join("run_cases.py");
         if !python.is_file() {
             return Err(SoftpipeError::Unavailable(format!(
-                "no Python at {} (run tests/softpipe/install.sh, or set SOFTPIPE_PYTHON)",
+                "no Python at {} (SOFTPIPE_PYTHON)",
                 python.display()
             )));
         }

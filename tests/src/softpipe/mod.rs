@@ -6,8 +6,9 @@
 //! (`tests/softpipe/run_cases.py`, moderngl on an EGL surfaceless context); this module is its
 //! Rust side:
 //!
-//! 1. [`Softpipe::locate`] finds the harness's Python (`$SOFTPIPE_PYTHON`, `$SOFTPIPE_VENV` or
-//!    `target/softpipe-venv`) and probes that softpipe works;
+//! 1. [`Softpipe::locate`] finds the harness's Python (`$SOFTPIPE_PYTHON`, else the venv in
+//!    `$SOFTPIPE_VENV` or `target/softpipe-venv`, which [`venv`] makes and fills from
+//!    `requirements.txt` on first use) and probes that softpipe works;
 //! 2. [`Softpipe::run`] generates every case's inputs with [`crate::corpus`] into files, runs all
 //!    cases in one Python process and collects a [`CaseRun`] per case: outputs, TGSI and the
 //!    GLSL-to-TGSI register map ([`TgsiBindings`], kept as `tgsi.toml` in the case);
@@ -18,6 +19,7 @@ mod bindings;
 mod error;
 mod harness;
 mod jobs;
+pub mod venv;
 
 pub use crate::corpus::oracle_required;
 pub use bindings::{
@@ -25,7 +27,7 @@ pub use bindings::{
     UniformBinding, BINDINGS_FILE,
 };
 pub use error::SoftpipeError;
-pub use harness::{python_path, CaseRun, Softpipe, GENERATOR_HOW};
+pub use harness::{python_path, venv_path, CaseRun, Softpipe, GENERATOR_HOW};
 pub use jobs::Environment;
 
 /// The directory of the generated (GLSL-through-softpipe) TGSI cases.

@@ -446,13 +446,8 @@ mod tests {
 
     #[test]
     fn thirty_two_bit_magic_is_exact_on_edges_and_samples() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::opt::synth::Rng::new(0x1234_5678_9abc_def0u64);
+        let mut next = move || rng.next_u64();
         let divisors: Vec<u64> = [3, 5, 6, 7, 10, 11, 12, 25, 100, 641, 1000, 0x7fff_ffff]
             .into_iter()
             .chain((0..200).map(|_| next() >> (32 + next() % 31)))
