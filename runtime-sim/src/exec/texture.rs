@@ -215,7 +215,6 @@ impl Machine<'_> {
                 // Unreachable: set just above.
                 continue;
             };
-            let mem = &*mem;
             let texture_error = |error| ExecErrorKind::Texture { thread, error };
             let rgba = if t.load {
                 let ints: [i32; 3] = std::array::from_fn(|c| {
