@@ -122,28 +122,6 @@ fn discard_dead_sources(op: &mut Instr<PReg>, live: &[bool; 256]) {
     });
 }
 
-/// Whether an instruction is an ALU instruction for the cache rule.
-fn is_alu(i: &Instr<PReg>) -> bool {
-    use Instr::*;
-    matches!(
-        i,
-        MovImm { .. }
-            | GetSr { .. }
-            | Iadd { .. }
-            | Imadd { .. }
-            | Convert { .. }
-            | BitUnary { .. }
-            | Bitfield { .. }
-            | Asr { .. }
-            | Bitop { .. }
-            | Fmadd { .. }
-            | Fadd { .. }
-            | Fmul { .. }
-            | FUnary { .. }
-            | Select { .. }
-    )
-}
-
 /// Within each straight-line block, caches operands a later ALU instruction reads before
 /// the register is written again: one backward pass keeping, per half, the position of the
 /// next ALU read and of the next write in the block.
@@ -184,7 +162,7 @@ fn cache_hints(insts: &mut [MInst<PReg>]) {
                 next_write[h as usize] = i;
             }
         });
-        if is_alu(op) {
+        if op.is_alu() {
             op.for_each_use(|r| {
                 for h in r.halves() {
                     next_read[h as usize] = i;
@@ -233,7 +211,7 @@ mod tests {
         for inst in rest {
             let MInst::Op(op) = inst else { continue };
             let mut hit = false;
-            if is_alu(op) {
+            if op.is_alu() {
                 op.for_each_use(|r| hit |= r.halves().any(|h| pending.contains(&h)));
             }
             if hit {

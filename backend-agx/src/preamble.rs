@@ -35,6 +35,7 @@
 use crate::abi::Abi;
 use crate::isa::{Dst, FUnaryOp, Instr, IntSrc, MemFormat, RegClass, Src, UReg};
 use crate::mir::{MFunction, MInst, VReg};
+use crate::promote::{alu_srcs_mut, whole_group};
 
 /// What [`extract`] moved.
 #[derive(Clone, Debug, Default)]
@@ -48,31 +49,14 @@ pub struct Extracted {
     pub copies: u32,
 }
 
-/// Whether `i` is pure arithmetic the preamble may compute (see the module docs).
+/// Whether `i` is pure arithmetic the preamble may compute (see the module docs): an ALU
+/// instruction other than a special-register read or a derivative, which see the thread.
 fn movable(i: &Instr<VReg>) -> bool {
-    use Instr::*;
-    // A derivative reads the other threads of the quad: not arithmetic on uniforms.
-    if let FUnary { op, .. } = i {
-        if matches!(op, FUnaryOp::Dfdx | FUnaryOp::Dfdy) {
-            return false;
-        }
+    match i {
+        Instr::GetSr { .. } => false,
+        Instr::FUnary { op, .. } => !matches!(op, FUnaryOp::Dfdx | FUnaryOp::Dfdy),
+        _ => i.is_alu(),
     }
-    matches!(
-        i,
-        MovImm { .. }
-            | Iadd { .. }
-            | Imadd { .. }
-            | Convert { .. }
-            | BitUnary { .. }
-            | Bitfield { .. }
-            | Asr { .. }
-            | Bitop { .. }
-            | Fmadd { .. }
-            | Fadd { .. }
-            | Fmul { .. }
-            | FUnary { .. }
-            | Select { .. }
-    )
 }
 
 /// How the main program reads a group.
@@ -262,24 +246,6 @@ fn build(m: &mut MFunction, abi: &mut Abi, moved: &[bool], reads: &[Reads]) -> O
     *abi = trial;
     done.preamble = preamble;
     Some(done)
-}
-
-/// Whether `r` views all of its group.
-fn whole_group(m: &MFunction, r: &VReg) -> bool {
-    r.offset == 0
-        && m.groups
-            .get(r.group as usize)
-            .is_some_and(|g| g.units == r.class.units())
-}
-
-/// The ALU source operands of a machine-function instruction, including the comparison of a
-/// structured `if` (its `if_*cmp` takes ALU sources too).
-fn alu_srcs_mut(inst: &mut MInst<VReg>, mut f: impl FnMut(&mut Src<VReg>)) {
-    match inst {
-        MInst::Op(i) => i.alu_srcs_mut(f),
-        MInst::If { cmp, .. } => cmp.srcs_mut().into_iter().for_each(&mut f),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

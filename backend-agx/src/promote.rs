@@ -146,7 +146,7 @@ fn candidates(m: &MFunction) -> Vec<Candidate> {
 }
 
 /// Whether `r` views all of its group.
-fn whole_group(m: &MFunction, r: &VReg) -> bool {
+pub(crate) fn whole_group(m: &MFunction, r: &VReg) -> bool {
     r.offset == 0
         && m.groups
             .get(r.group as usize)
@@ -155,7 +155,7 @@ fn whole_group(m: &MFunction, r: &VReg) -> bool {
 
 /// The ALU source operands of a machine-function instruction, including the comparison of a
 /// structured `if` (lowered to `if_*cmp`, whose operands are ALU sources too).
-fn alu_srcs_mut(inst: &mut MInst<VReg>, mut f: impl FnMut(&mut Src<VReg>)) {
+pub(crate) fn alu_srcs_mut(inst: &mut MInst<VReg>, mut f: impl FnMut(&mut Src<VReg>)) {
     match inst {
         MInst::Op(i) => i.alu_srcs_mut(f),
         MInst::If { cmp, .. } => cmp.srcs_mut().into_iter().for_each(&mut f),

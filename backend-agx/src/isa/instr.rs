@@ -322,6 +322,29 @@ pub enum Instr<R> {
 }
 
 impl<R> Instr<R> {
+    /// Whether the instruction runs on the ALU pipes (arithmetic, moves, selects, special
+    /// registers): no memory, texture, control flow or side effect.
+    pub fn is_alu(&self) -> bool {
+        use Instr::*;
+        matches!(
+            self,
+            MovImm { .. }
+                | GetSr { .. }
+                | Iadd { .. }
+                | Imadd { .. }
+                | Convert { .. }
+                | BitUnary { .. }
+                | Bitfield { .. }
+                | Asr { .. }
+                | Bitop { .. }
+                | Fmadd { .. }
+                | Fadd { .. }
+                | Fmul { .. }
+                | FUnary { .. }
+                | Select { .. }
+        )
+    }
+
     /// The mnemonic as the disassembler prints it (`fadd32`, `if_icmp`, `device_load`, ...).
     pub fn mnemonic(&self) -> &'static str {
         use Instr::*;
