@@ -319,7 +319,41 @@ impl Isel<'_> {
                 };
             }
         }
+        if self.use_count(offset) == 1 {
+            if let Some(((x, m1), (y, m2))) = self.scaled_pair(offset, log2) {
+                // `x * c1 + y * c2` (a row and a column): `x * m1 + y * m2` in one or two
+                // `imadd`s, sign-extended like the single term above.
+                let reg = self.scaled_sum((x, m1), (y, m2), 0);
+                return Index {
+                    reg,
+                    shift: 0,
+                    signed: true,
+                };
+            }
+        }
         self.index_by_shift(offset, log2)
+    }
+
+    /// `x * m1 + y * m2 + k` in one `imadd` (a factor of 1 and no `k`) or two.
+    fn scaled_sum(&mut self, (x, m1): (Value, u32), (y, m2): (Value, u32), k: u32) -> VReg {
+        let ((x, m1), (y, m2)) = if m1 == 1 {
+            ((y, m2), (x, m1))
+        } else {
+            ((x, m1), (y, m2))
+        };
+        let mut acc = IntSrc::zext(Src::reg(self.reg(y)));
+        if m2 != 1 || k != 0 {
+            let r = self.m.new_group(RegClass::R32);
+            let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m2)));
+            let add = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(k)));
+            self.imadd(r, acc, factor, add);
+            acc = IntSrc::zext(Src::reg(r));
+        }
+        let r = self.m.new_group(RegClass::R32);
+        let src = IntSrc::zext(Src::reg(self.reg(x)));
+        let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m1)));
+        self.imadd(r, src, factor, acc);
+        r
     }
 
     /// `offset >> log2`, unsigned.
@@ -459,16 +493,20 @@ impl Isel<'_> {
             // As for device memory (`index_of`): scale `x` only where that replaces the
             // offset's own computation.
             .filter(|&(_, m)| m == 1 || self.use_count(offset) == 1);
-        let idx = match scaled {
-            Some((x, 1)) if k == 0 => self.reg(x),
-            Some((x, m)) if k == 0 && m.is_power_of_two() => {
+        let pair = match scaled {
+            None if self.use_count(offset) == 1 => self.scaled_pair(offset, log2),
+            _ => None,
+        };
+        let idx = match (scaled, pair) {
+            (Some((x, 1)), _) if k == 0 => self.reg(x),
+            (Some((x, m)), _) if k == 0 && m.is_power_of_two() => {
                 let r = self.m.new_group(RegClass::R32);
                 let src = Src::reg(self.reg(x));
                 let n = Src::Imm(m.trailing_zeros() as u8);
                 self.bitfield_op(BitfieldOp::Bfi, r, Src::Imm(0), src, n, 0);
                 r
             }
-            Some((x, m)) => {
+            (Some((x, m)), _) => {
                 let r = self.m.new_group(RegClass::R32);
                 let src = IntSrc::zext(Src::reg(self.reg(x)));
                 let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m)));
@@ -476,7 +514,11 @@ impl Isel<'_> {
                 self.imadd(r, src, factor, add);
                 r
             }
-            None => {
+            // `x * c1 + y * c2`, both multiples of the element size (`buf[row][col]`): the
+            // index is `x * m1 + y * m2`, one or two `imadd`s, instead of the sum of byte
+            // offsets and its shift.
+            (None, Some((a, b))) => self.scaled_sum(a, b, k),
+            (None, None) => {
                 let r = self.m.new_group(RegClass::R32);
                 let src = Src::reg(self.reg(offset));
                 self.bitfield_op(
@@ -498,6 +540,22 @@ impl Isel<'_> {
             }
         };
         Ok(TgOffset::Reg(idx.lo16()))
+    }
+
+    /// `((x, m1), (y, m2))` if `v = x * (m1 << log2) + y * (m2 << log2)` (an `iadd` of two
+    /// [`Isel::scaled_by`] terms whose factors are multiples of `1 << log2`).
+    fn scaled_pair(&self, v: Value, log2: u32) -> Option<((Value, u32), (Value, u32))> {
+        let inst = self.def_inst(v)?;
+        let data = &self.func.insts[inst];
+        if data.op != Op::Pure(PureOp::Iadd) {
+            return None;
+        }
+        let term = |t: Value| {
+            self.scaled_by(t)
+                .filter(|&(_, c)| c.trailing_zeros() >= log2)
+                .map(|(x, c)| (x, c >> log2))
+        };
+        Some((term(data.args[0])?, term(data.args[1])?))
     }
 
     /// Workgroup-memory loads and stores.
