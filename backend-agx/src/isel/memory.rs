@@ -319,17 +319,17 @@ impl Isel<'_> {
                 };
             }
         }
-        if self.use_count(offset) == 1 {
-            if let Some(((x, m1), (y, m2))) = self.scaled_pair(offset, log2) {
-                // `x * c1 + y * c2` (a row and a column): `x * m1 + y * m2` in one or two
-                // `imadd`s, sign-extended like the single term above.
-                let reg = self.scaled_sum((x, m1), (y, m2), 0);
-                return Index {
-                    reg,
-                    shift: 0,
-                    signed: true,
-                };
-            }
+        if let Some(((x, m1), (y, m2))) = self.scaled_pair(offset, log2) {
+            // `x * c1 + y * c2` (a row and a column): `x * m1 + y * m2` in one or two
+            // `imadd`s, sign-extended like the single term above. Whatever the sum's other
+            // uses, this replaces its shift (equal `imadd`s of several accesses are one after
+            // machine CSE).
+            let reg = self.scaled_sum((x, m1), (y, m2), 0);
+            return Index {
+                reg,
+                shift: 0,
+                signed: true,
+            };
         }
         self.index_by_shift(offset, log2)
     }
@@ -494,7 +494,7 @@ impl Isel<'_> {
             // offset's own computation.
             .filter(|&(_, m)| m == 1 || self.use_count(offset) == 1);
         let pair = match scaled {
-            None if self.use_count(offset) == 1 => self.scaled_pair(offset, log2),
+            None => self.scaled_pair(offset, log2),
             _ => None,
         };
         let idx = match (scaled, pair) {
