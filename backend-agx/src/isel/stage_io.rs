@@ -28,7 +28,7 @@ use crate::mir::VReg;
 
 /// The farthest apart (in IR instructions) the first and last output of one location may be
 /// for [`Isel::gather_fragment_outputs`] to store them together.
-pub const OUTPUT_GATHER_SPAN: usize = 8;
+pub const OUTPUT_GATHER_SPAN: usize = 12;
 
 impl Isel<'_> {
     /// `dst = get_sr sr` into a new 32-bit register.
