@@ -15,7 +15,7 @@
 //! `g13.urcp`, selected by [`Isel::urcp`]); this expansion serves -O0 and anything left whole.
 //! Signed division divides the magnitudes and fixes the signs (the quotient negative when the
 //! operands' signs differ, the remainder with the dividend's sign); `d == 0` gives -1 and `n`,
-//! and `MIN / -1` wraps to `MIN`. 16-bit operands are extended to 32 bits first.
+//! and `MIN / -1` wraps to `MIN`. 16-bit operands go through f32 instead ([`Isel::divide16`]).
 
 use agxc_egraph::ir::{PureOp, Type, Value};
 
@@ -31,10 +31,9 @@ impl Isel<'_> {
     pub(super) fn divide(&mut self, p: PureOp, n: Value, d: Value, ty: Type) -> VReg {
         let signed = matches!(p, PureOp::Sdiv | PureOp::Srem);
         let want_rem = matches!(p, PureOp::Urem | PureOp::Srem);
-        let (mut nv, mut dv) = (self.src(n), self.src(d));
+        let (nv, dv) = (self.src(n), self.src(d));
         if ty == Type::I16 {
-            nv = Src::reg(self.widen16(nv, signed));
-            dv = Src::reg(self.widen16(dv, signed));
+            return self.divide16(nv, dv, signed, want_rem);
         }
         let result = if signed {
             self.sdivmod32(nv, dv, want_rem)
@@ -53,19 +52,59 @@ impl Isel<'_> {
         }
     }
 
-    /// A 32-bit register with a 16-bit source extended.
-    fn widen16(&mut self, s: Src<VReg>, signed: bool) -> VReg {
-        let w = self.m.new_group(RegClass::R32);
+    /// 16-bit division through f32, as Mesa lowers small integer divisions: the operands
+    /// convert exactly, `r` is the G13's `rcp` of the divisor raised by two ULP (the hardware
+    /// may be one ULP off, ERRATA), so `1/d <= r <= (1 + 4 * 2^-23) / d`, and `q = trunc(n * r)`.
+    /// Then `n * r` rounded lies in `[n/d, n/d + n * 5 * 2^-24 / d]`, below `n/d + 1/d` because
+    /// `|n| <= 2^15`, and the next integer above `n/d` is at least `n/d + 1/d`: the truncation
+    /// is the exact quotient (signed operands: the same on magnitudes, the bump raising the
+    /// magnitude whatever the sign). `MIN / -1` gives 32768, whose low half is `MIN`, the IR's
+    /// wrap; `d == 0` gives all ones by a select (the IR's definition), and the remainder is
+    /// `n - q * d`, which is `n` there.
+    fn divide16(&mut self, n: Src<VReg>, d: Src<VReg>, signed: bool, want_rem: bool) -> VReg {
+        let r32 = |s: &mut Self| s.m.new_group(RegClass::R32);
+        let (to_f, to_i) = if signed {
+            (ConvertMode::S16ToF, ConvertMode::FToS32)
+        } else {
+            (ConvertMode::U16ToF, ConvertMode::FToU32)
+        };
+        let nf = r32(self);
+        self.convert(nf, n, to_f, Round::Rte);
+        let df = r32(self);
+        self.convert(df, d, to_f, Round::Rte);
+        let rcp = r32(self);
+        self.funary(FUnaryOp::Rcp, rcp, FSrc::reg(df));
+        let raised = r32(self);
         self.iadd(
-            w,
-            IntSrc {
-                src: s,
-                sext: signed,
-            },
-            IntSrc::zext(Src::Imm(0)),
+            raised,
+            IntSrc::zext(Src::reg(rcp)),
+            IntSrc::zext(Src::Imm(2)),
             false,
         );
-        w
+        let product = r32(self);
+        self.fmul(Precision::F32, product, FSrc::reg(nf), FSrc::reg(raised));
+        let truncated = r32(self);
+        self.convert(truncated, Src::reg(product), to_i, Round::Rtz);
+        let all_ones = self.imm_src(RegClass::H16, 0xffff);
+        let q = self.m.new_group(RegClass::H16);
+        let low = Src::reg(truncated.lo16());
+        self.icmpsel(q, ICond::Ueq, d, Src::Imm(0), all_ones, low);
+        if !want_rem {
+            return q;
+        }
+        // `n - q * d` on 32 bits; its low half is the 16-bit remainder whatever the
+        // extension.
+        let neg_d = r32(self);
+        let zero = IntSrc::zext(Src::Imm(0));
+        self.iadd(neg_d, zero, IntSrc::zext(d), true);
+        let rem = r32(self);
+        self.imadd(
+            rem,
+            IntSrc::zext(Src::reg(q)),
+            IntSrc::zext(Src::reg(neg_d)),
+            IntSrc::zext(n),
+        );
+        rem.lo16()
     }
 
     /// The refined reciprocal estimate `z` of a 32-bit divisor (`g13.urcp`, see
