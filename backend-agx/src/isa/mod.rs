@@ -44,7 +44,6 @@ pub mod encode;
 pub mod instr;
 pub mod mem;
 pub mod operand;
-pub mod ops;
 pub mod reg;
 
 pub use access::{HintSlot, RegRef};
@@ -63,5 +62,7 @@ pub use operand::{
     float_imm, float_imm_value, Cmp, Dst, FCond, FSrc, ICond, IntSrc, JumpTarget, Label,
     SpecialReg, Src,
 };
+/// The sub-operation selectors: the shared G13 description's (`agxc_g13_isa::ops`).
+pub use agxc_g13_isa::ops;
 pub use ops::{bitop, BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 pub use reg::{Hint, PReg, RegClass, RegUnits, UReg};

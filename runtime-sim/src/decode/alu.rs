@@ -116,24 +116,11 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         },
         Convert => {
             let mode_value = raw.get("mode");
-            let mode = match mode_value {
-                0 => ConvertMode::U8ToF,
-                1 => ConvertMode::S8ToF,
-                4 => ConvertMode::FToU16,
-                5 => ConvertMode::FToS16,
-                6 => ConvertMode::U16ToF,
-                7 => ConvertMode::S16ToF,
-                8 => ConvertMode::FToU32,
-                9 => ConvertMode::FToS32,
-                10 => ConvertMode::U32ToF,
-                11 => ConvertMode::S32ToF,
-                value => return Err(unsupported(op, "mode", value)),
-            };
-            let round = match raw.get("round") {
-                0 => Round::Rtz,
-                1 => Round::Rte,
-                value => return Err(unsupported(op, "round", value)),
-            };
+            let mode = ConvertMode::from_code(mode_value)
+                .ok_or_else(|| unsupported(op, "mode", mode_value))?;
+            let round_value = raw.get("round");
+            let round = Round::from_code(round_value)
+                .ok_or_else(|| unsupported(op, "round", round_value))?;
             let value = raw.join(&["srcx", "src"]);
             let src = alu_src(op, "src", value, raw.get("srct"), 32)?;
             Inst::Convert {

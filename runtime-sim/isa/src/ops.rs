@@ -1,6 +1,8 @@
 //! The operation selectors of instruction families that share one encoding: float precision,
 //! `convert` modes and rounding, the bit-manipulation and bitfield families, the one-source
-//! float family, the execution-mask stack operations and `bitop` truth tables.
+//! float family, the execution-mask stack operations and `bitop` truth tables. One copy, read by
+//! the backend's instruction type and encoder and by the simulator's decoder, executors and
+//! disassembler.
 
 /// Precision of a float arithmetic instruction (`fmadd32` vs `fmadd16`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,6 +80,11 @@ impl ConvertMode {
         }
     }
 
+    /// The mode whose `mode` field value is `code`, if the document defines one.
+    pub fn from_code(code: u32) -> Option<ConvertMode> {
+        ConvertMode::ALL.into_iter().find(|m| m.code() == code)
+    }
+
     /// The disassembler's name (`u8_to_f`, `f_to_s32`, ...).
     pub const fn name(self) -> &'static str {
         match self {
@@ -113,6 +120,15 @@ impl Round {
         }
     }
 
+    /// The rounding whose `round` field value is `code`.
+    pub const fn from_code(code: u32) -> Option<Round> {
+        match code {
+            0 => Some(Round::Rtz),
+            1 => Some(Round::Rte),
+            _ => None,
+        }
+    }
+
     /// The disassembler's name.
     pub const fn name(self) -> &'static str {
         match self {
@@ -129,7 +145,10 @@ pub enum BitUnaryOp {
     Bitrev,
     /// Count set bits.
     Popcount,
-    /// Index of the most significant set bit, -1 if none.
+    /// Index of the most significant set bit, -1 if none. The document's pseudocode scans from
+    /// bit 31 down but, as printed, lacks the loop's `break` and decrement, which would make it
+    /// return the lowest set bit (or never end); applegpu's `applegpu.py`
+    /// (`FindFirstSetInstructionDesc`, "find leading set-bit") has both.
     Ffs,
 }
 
