@@ -20,8 +20,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 
 use crate::decode::decode_one;
 use crate::decode::inst::{
-    Compare, Decoded, Dst, FCond, FDst, FRel, FSrc, Hint, ICond, IRel, Inst, MemIndex,
-    Reg, RegRange, Src, TexIndex, TgBase, TgIndex,
+    Compare, Decoded, Dst, FCond, FDst, FRel, FSrc, Hint, ICond, IRel, Inst, MemIndex, Reg,
+    RegRange, Src, TexIndex, TgBase, TgIndex,
 };
 use crate::exec::special_register_name;
 
@@ -263,12 +263,7 @@ impl Display for Decoded {
                 src,
                 mode,
                 round,
-            } => write!(
-                f,
-                "{m} {d}, {}, {src}, {}",
-                mode.name(),
-                round.name()
-            ),
+            } => write!(f, "{m} {d}, {}, {src}, {}", mode.name(), round.name()),
             Inst::BitUnary { d, a, .. } => write!(f, "{m} {d}, {a}"),
             Inst::Bitfield {
                 d,

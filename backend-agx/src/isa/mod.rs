@@ -47,6 +47,8 @@ pub mod operand;
 pub mod reg;
 
 pub use access::{HintSlot, RegRef};
+/// The sub-operation selectors: the shared G13 description's (`agxc_g13_isa::ops`).
+pub use agxc_g13_isa::ops;
 pub use asm::parse::{assemble, AsmError};
 pub use asm::AsmReg;
 pub use encode::{
@@ -62,7 +64,5 @@ pub use operand::{
     float_imm, float_imm_value, Cmp, Dst, FCond, FSrc, ICond, IntSrc, JumpTarget, Label,
     SpecialReg, Src,
 };
-/// The sub-operation selectors: the shared G13 description's (`agxc_g13_isa::ops`).
-pub use agxc_g13_isa::ops;
 pub use ops::{bitop, BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 pub use reg::{Hint, PReg, RegClass, RegUnits, UReg};

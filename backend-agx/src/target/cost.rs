@@ -2,8 +2,8 @@
 //!
 //! Latency and issue cost per e-node from the shared G13 instruction description's timing table
 //! (`agxc_g13_isa::timing`: docs/g13.md's "Latency model", a production compiler's numbers, in
-//! cycles), which the simulator's timing model reads too; operations the G13 lacks are either unavailable
-//! (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
+//! cycles), which the simulator's timing model reads too; operations the G13 lacks are either
+//! unavailable (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
 //! instruction selection will emit (`fdiv` = `rcp` + `fmul`, `pow` = `log2` + `fmul` + `exp2`).
 //!
 //! - Source negate/absolute value and the destination saturate are free modifiers.

@@ -8,8 +8,8 @@
 //! first (one extra rounding, well inside the accuracy these approximations have anyway).
 
 use super::cmpsel;
-use agxc_g13_isa::semantics;
 use agxc_egraph::ir::{Class, Const, CustomOpDef, PureOp, Signature, Type};
+use agxc_g13_isa::semantics;
 
 fn round(ty: Type, v: f64) -> Const {
     let c = Const::f32(v as f32);

@@ -93,7 +93,7 @@ pub enum Opcode {
 impl Opcode {
     /// The document's name for the instruction (the disassembler's mnemonic, except for the
     /// float operations, which it suffixes with their precision).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         use Opcode::*;
         match self {
             MovImm16 | MovImm32 => "mov_imm",

@@ -2,7 +2,10 @@
 //! `convert` modes and rounding, the bit-manipulation and bitfield families, the one-source
 //! float family, the execution-mask stack operations and `bitop` truth tables. One copy, read by
 //! the backend's instruction type and encoder and by the simulator's decoder, executors and
-//! disassembler.
+//! disassembler. A family member's [`Opcode`] (its own encoding entry, with its sub-operation
+//! code as constant bits) and its mnemonic are the member's `opcode()` and that opcode's name.
+
+use crate::Opcode;
 
 /// Precision of a float arithmetic instruction (`fmadd32` vs `fmadd16`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,13 +159,23 @@ impl BitUnaryOp {
     /// Every operation.
     pub const ALL: [BitUnaryOp; 3] = [BitUnaryOp::Bitrev, BitUnaryOp::Popcount, BitUnaryOp::Ffs];
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            BitUnaryOp::Bitrev => "bitrev",
-            BitUnaryOp::Popcount => "popcount",
-            BitUnaryOp::Ffs => "ffs",
+            BitUnaryOp::Bitrev => Opcode::Bitrev,
+            BitUnaryOp::Popcount => Opcode::Popcount,
+            BitUnaryOp::Ffs => Opcode::Ffs,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<BitUnaryOp> {
+        BitUnaryOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 
@@ -192,15 +205,25 @@ impl BitfieldOp {
         BitfieldOp::Shrhi,
     ];
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            BitfieldOp::Bfi => "bfi",
-            BitfieldOp::Bfeil => "bfeil",
-            BitfieldOp::Extr => "extr",
-            BitfieldOp::Shlhi => "shlhi",
-            BitfieldOp::Shrhi => "shrhi",
+            BitfieldOp::Bfi => Opcode::Bfi,
+            BitfieldOp::Bfeil => Opcode::Bfeil,
+            BitfieldOp::Extr => Opcode::Extr,
+            BitfieldOp::Shlhi => Opcode::Shlhi,
+            BitfieldOp::Shrhi => Opcode::Shrhi,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<BitfieldOp> {
+        BitfieldOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 
@@ -245,23 +268,33 @@ impl FUnaryOp {
         ]
     };
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            FUnaryOp::Floor => "floor",
-            FUnaryOp::Ceil => "ceil",
-            FUnaryOp::Trunc => "trunc",
-            FUnaryOp::Rint => "rint",
-            FUnaryOp::Rcp => "rcp",
-            FUnaryOp::Rsqrt => "rsqrt",
-            FUnaryOp::RsqrtSpecial => "rsqrt_special",
-            FUnaryOp::SinPt1 => "sin_pt_1",
-            FUnaryOp::SinPt2 => "sin_pt_2",
-            FUnaryOp::Log2 => "log2",
-            FUnaryOp::Exp2 => "exp2",
-            FUnaryOp::Dfdx => "dfdx",
-            FUnaryOp::Dfdy => "dfdy",
+            FUnaryOp::Floor => Opcode::Floor,
+            FUnaryOp::Ceil => Opcode::Ceil,
+            FUnaryOp::Trunc => Opcode::Trunc,
+            FUnaryOp::Rint => Opcode::Rint,
+            FUnaryOp::Rcp => Opcode::Rcp,
+            FUnaryOp::Rsqrt => Opcode::Rsqrt,
+            FUnaryOp::RsqrtSpecial => Opcode::RsqrtSpecial,
+            FUnaryOp::SinPt1 => Opcode::SinPt1,
+            FUnaryOp::SinPt2 => Opcode::SinPt2,
+            FUnaryOp::Log2 => Opcode::Log2,
+            FUnaryOp::Exp2 => Opcode::Exp2,
+            FUnaryOp::Dfdx => Opcode::Dfdx,
+            FUnaryOp::Dfdy => Opcode::Dfdy,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<FUnaryOp> {
+        FUnaryOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 

@@ -70,7 +70,10 @@ mod tests {
         }
         for x in [0.25, 2.0, 3.0, 1e30, 1e-30] {
             let r = x * rsqrt_special(x);
-            assert!((r - x.sqrt()).abs() <= 4.0 * f64::EPSILON * x.sqrt(), "x {x}");
+            assert!(
+                (r - x.sqrt()).abs() <= 4.0 * f64::EPSILON * x.sqrt(),
+                "x {x}"
+            );
         }
         assert!(rsqrt_special(-1.0).is_nan());
     }

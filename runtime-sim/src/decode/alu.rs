@@ -131,22 +131,12 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
             }
         }
         Bitrev | Popcount | Ffs => Inst::BitUnary {
-            op: match op {
-                Bitrev => BitUnaryOp::Bitrev,
-                Popcount => BitUnaryOp::Popcount,
-                _ => BitUnaryOp::Ffs,
-            },
+            op: member(BitUnaryOp::from_opcode(op)),
             d: dst(raw, 32),
             a: src(raw, "A", 32)?,
         },
         Bfi | Bfeil | Extr | Shlhi | Shrhi => Inst::Bitfield {
-            op: match op {
-                Bfi => BitfieldOp::Bfi,
-                Bfeil => BitfieldOp::Bfeil,
-                Extr => BitfieldOp::Extr,
-                Shlhi => BitfieldOp::Shlhi,
-                _ => BitfieldOp::Shrhi,
-            },
+            op: member(BitfieldOp::from_opcode(op)),
             d: dst(raw, 32),
             a: src(raw, "A", 32)?,
             b: src(raw, "B", 32)?,
@@ -195,7 +185,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         }
         Floor | Ceil | Trunc | Rint | Rcp | Rsqrt | RsqrtSpecial | SinPt1 | SinPt2 | Log2
         | Exp2 | Dfdx | Dfdy => Inst::FUnary {
-            op: funary_op(op),
+            op: member(FUnaryOp::from_opcode(op)),
             d: fdst(raw, 32),
             a: fsrc(raw, "A", 32)?,
         },
@@ -233,21 +223,8 @@ fn precision(half: bool) -> (Precision, u32) {
     }
 }
 
-fn funary_op(op: Opcode) -> FUnaryOp {
-    use Opcode::*;
-    match op {
-        Floor => FUnaryOp::Floor,
-        Ceil => FUnaryOp::Ceil,
-        Trunc => FUnaryOp::Trunc,
-        Rint => FUnaryOp::Rint,
-        Rcp => FUnaryOp::Rcp,
-        Rsqrt => FUnaryOp::Rsqrt,
-        RsqrtSpecial => FUnaryOp::RsqrtSpecial,
-        SinPt1 => FUnaryOp::SinPt1,
-        SinPt2 => FUnaryOp::SinPt2,
-        Log2 => FUnaryOp::Log2,
-        Exp2 => FUnaryOp::Exp2,
-        Dfdx => FUnaryOp::Dfdx,
-        _ => FUnaryOp::Dfdy,
-    }
+/// The family member of a form (`BitUnaryOp::from_opcode` and the like): the match arm that
+/// asks lists exactly the family's forms, so there always is one.
+fn member<T>(m: Option<T>) -> T {
+    m.expect("invariant: the arm lists the family's forms")
 }

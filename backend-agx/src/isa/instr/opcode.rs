@@ -4,7 +4,7 @@
 use agxc_g13_isa::Opcode;
 
 use super::Instr;
-use crate::isa::{BitUnaryOp, BitfieldOp, FUnaryOp, Precision, StackOp};
+use crate::isa::{Precision, StackOp};
 
 impl<R> Instr<R> {
     /// The instruction's entry in the shared description. `mov_imm` has a 16- and a 32-bit form
@@ -22,39 +22,15 @@ impl<R> Instr<R> {
             Iadd { .. } => Opcode::Iadd,
             Imadd { .. } => Opcode::Imadd,
             Convert { .. } => Opcode::Convert,
-            BitUnary { op, .. } => match op {
-                BitUnaryOp::Bitrev => Opcode::Bitrev,
-                BitUnaryOp::Popcount => Opcode::Popcount,
-                BitUnaryOp::Ffs => Opcode::Ffs,
-            },
-            Bitfield { op, .. } => match op {
-                BitfieldOp::Bfi => Opcode::Bfi,
-                BitfieldOp::Bfeil => Opcode::Bfeil,
-                BitfieldOp::Extr => Opcode::Extr,
-                BitfieldOp::Shlhi => Opcode::Shlhi,
-                BitfieldOp::Shrhi => Opcode::Shrhi,
-            },
+            BitUnary { op, .. } => op.opcode(),
+            Bitfield { op, .. } => op.opcode(),
             Asr { high: false, .. } => Opcode::Asr,
             Asr { high: true, .. } => Opcode::Asrh,
             Bitop { .. } => Opcode::Bitop,
             Fmadd { prec: p, .. } => prec(p, Opcode::Fmadd, Opcode::Fmadd16),
             Fadd { prec: p, .. } => prec(p, Opcode::Fadd, Opcode::Fadd16),
             Fmul { prec: p, .. } => prec(p, Opcode::Fmul, Opcode::Fmul16),
-            FUnary { op, .. } => match op {
-                FUnaryOp::Floor => Opcode::Floor,
-                FUnaryOp::Ceil => Opcode::Ceil,
-                FUnaryOp::Trunc => Opcode::Trunc,
-                FUnaryOp::Rint => Opcode::Rint,
-                FUnaryOp::Rcp => Opcode::Rcp,
-                FUnaryOp::Rsqrt => Opcode::Rsqrt,
-                FUnaryOp::RsqrtSpecial => Opcode::RsqrtSpecial,
-                FUnaryOp::SinPt1 => Opcode::SinPt1,
-                FUnaryOp::SinPt2 => Opcode::SinPt2,
-                FUnaryOp::Log2 => Opcode::Log2,
-                FUnaryOp::Exp2 => Opcode::Exp2,
-                FUnaryOp::Dfdx => Opcode::Dfdx,
-                FUnaryOp::Dfdy => Opcode::Dfdy,
-            },
+            FUnary { op, .. } => op.opcode(),
             Stop => Opcode::Stop,
             Trap => Opcode::Trap,
             JmpExecAny { .. } => Opcode::JmpExecAny,

@@ -329,9 +329,9 @@ impl FieldWriter {
     /// Encoders set only fields of the form they build and check operand ranges first, so a
     /// missing field or a value wider than its field is a bug in the caller.
     pub fn set(&mut self, name: &str, value: u32) {
-        let (hi, lo) = self.range_of(name).unwrap_or_else(|| {
-            panic!("invariant: {} has a field {name}", self.encoding.opcode)
-        });
+        let (hi, lo) = self
+            .range_of(name)
+            .unwrap_or_else(|| panic!("invariant: {} has a field {name}", self.encoding.opcode));
         let width = u32::from(hi - lo + 1);
         debug_assert!(
             u64::from(value) < 1u64 << width,

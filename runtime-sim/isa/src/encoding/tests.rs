@@ -111,7 +111,11 @@ fn field_writer_sets_fields_the_decoder_reads_back() {
                     // form whatever the field.
                     let constant_long = e.value >> (u32::from(short) * 8) != 0;
                     let past_short = u32::from(bit) >= u32::from(short) * 8;
-                    let expected = if past_short || constant_long { long } else { short };
+                    let expected = if past_short || constant_long {
+                        long
+                    } else {
+                        short
+                    };
                     assert_eq!(len, expected, "{:?}.{name} bit {bit}", e.opcode);
                 }
             }
