@@ -1,50 +1,23 @@
-//! The latency model the backend schedules and estimates with.
-//!
-//! Arithmetic latencies and issue intervals are docs/g13.md's table ("Latency model"). For the
-//! instructions the table does not list, the backend assumes what the simulator's timing
-//! model (`agxc_runtime_sim::timing`) documents, so that estimates and simulated cycles agree:
-//! moves, bit operations, `get_sr` and selects like `iadd` (2/1); `convert` and derivatives
-//! like `imadd` (3/2), and so do `sample_mask` and `simd_shuffle` (the simulator issues them
-//! as quad operations); memory results after 60 (device, atomics included), 80 (texture), 10
-//! (threadgroup, stack, local atomics) cycles; everything else issues in one cycle.
+//! The latency model the backend schedules and estimates with: the shared G13 instruction
+//! description's table (`agxc_g13_isa::timing::schedule_cost`), which is the simulator's timing
+//! model except for a few instructions without results, listed there, where the backend's
+//! numbers have always differed.
 
-use crate::isa::{FUnaryOp, Instr};
+use agxc_g13_isa::timing::{self, schedule_cost};
+
+use crate::isa::Instr;
 
 /// Cycles from a device load's issue to its data.
-pub const DEVICE_LOAD_LATENCY: u32 = 60;
+pub const DEVICE_LOAD_LATENCY: u32 = timing::DEVICE_LOAD_LATENCY;
 /// Cycles from a texture instruction's issue to its data.
-pub const TEXTURE_LATENCY: u32 = 80;
+pub const TEXTURE_LATENCY: u32 = timing::TEXTURE_LATENCY;
 /// Cycles from a threadgroup or stack load's issue to its data.
-pub const LOCAL_MEMORY_LATENCY: u32 = 10;
+pub const LOCAL_MEMORY_LATENCY: u32 = timing::THREADGROUP_LATENCY;
 
 /// `(latency, issue interval)` of an instruction, in cycles.
 pub fn cost<R>(i: &Instr<R>) -> (u32, u32) {
-    use Instr::*;
-    match i {
-        Fmadd { .. } | Fadd { .. } | Fmul { .. } | Iadd { .. } | Select { .. } => (2, 1),
-        MovImm { .. } | GetSr { .. } | Bitop { .. } | Bitfield { .. } | Asr { .. } => (2, 1),
-        BitUnary { .. } => (2, 1),
-        Imadd { .. } | Convert { .. } => (3, 2),
-        SampleMask { .. } | SimdShuffle { .. } => (3, 2),
-        FUnary { op, .. } => match op {
-            FUnaryOp::Floor
-            | FUnaryOp::Ceil
-            | FUnaryOp::Trunc
-            | FUnaryOp::Rint
-            | FUnaryOp::SinPt1
-            | FUnaryOp::Dfdx
-            | FUnaryOp::Dfdy => (3, 2),
-            FUnaryOp::SinPt2 | FUnaryOp::Log2 | FUnaryOp::Exp2 => (5, 2),
-            FUnaryOp::Rcp => (5, 3),
-            FUnaryOp::Rsqrt | FUnaryOp::RsqrtSpecial => (6, 4),
-        },
-        DeviceLoad(_) | DeviceAtomic(_) => (DEVICE_LOAD_LATENCY, 1),
-        TextureSample(_) | TextureLoad(_) => (TEXTURE_LATENCY, 1),
-        ThreadgroupLoad(_) | StackLoad(_) | ThreadgroupAtomic(_) => (LOCAL_MEMORY_LATENCY, 1),
-        LdVar { .. } => (3, 1),
-        PopExec { .. } | ExecStack { .. } => (2, 1),
-        _ => (1, 1),
-    }
+    let c = schedule_cost(i.opcode());
+    (c.latency, c.interval)
 }
 
 /// Whether an instruction's results arrive asynchronously (after a `wait`).

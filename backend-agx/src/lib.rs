@@ -32,7 +32,9 @@
 //! [`sched`], [`regalloc`], [`hints`],
 //! [`cflow`], [`waits`], [`emit`] (run in order by [`pipeline::PASSES`]), and the models
 //! [`latency`] and [`stats`]. Running a [`Binary`] in the simulator is the facade's
-//! (`agxc::sim`): the backend does not depend on the simulator.
+//! (`agxc::sim`): the backend does not depend on the simulator, only on the G13 instruction
+//! description it shares with it (`agxc-g13-isa`: encoding tables, sub-operations, latencies,
+//! target-only operation models).
 //!
 //! ```
 //! use agxc_backend_agx::{compile, CompileOptions};

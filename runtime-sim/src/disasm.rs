@@ -20,8 +20,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 
 use crate::decode::decode_one;
 use crate::decode::inst::{
-    Compare, ConvertMode, Decoded, Dst, FCond, FDst, FRel, FSrc, Hint, ICond, IRel, Inst, MemIndex,
-    Reg, RegRange, Round, Src, TexIndex, TgBase, TgIndex,
+    Compare, Decoded, Dst, FCond, FDst, FRel, FSrc, Hint, ICond, IRel, Inst, MemIndex, Reg,
+    RegRange, Src, TexIndex, TgBase, TgIndex,
 };
 use crate::exec::special_register_name;
 
@@ -199,21 +199,6 @@ fn tex_index(kind: &str, index: TexIndex) -> String {
     }
 }
 
-fn convert_mode(mode: ConvertMode) -> &'static str {
-    match mode {
-        ConvertMode::U8ToF => "u8_to_f",
-        ConvertMode::S8ToF => "s8_to_f",
-        ConvertMode::FToU16 => "f_to_u16",
-        ConvertMode::FToS16 => "f_to_s16",
-        ConvertMode::U16ToF => "u16_to_f",
-        ConvertMode::S16ToF => "s16_to_f",
-        ConvertMode::FToU32 => "f_to_u32",
-        ConvertMode::FToS32 => "f_to_s32",
-        ConvertMode::U32ToF => "u32_to_f",
-        ConvertMode::S32ToF => "s32_to_f",
-    }
-}
-
 fn shift_suffix(shift: u8) -> String {
     if shift == 0 {
         String::new()
@@ -278,12 +263,7 @@ impl Display for Decoded {
                 src,
                 mode,
                 round,
-            } => write!(
-                f,
-                "{m} {d}, {}, {src}, {}",
-                convert_mode(*mode),
-                if *round == Round::Rte { "rte" } else { "rtz" }
-            ),
+            } => write!(f, "{m} {d}, {}, {src}, {}", mode.name(), round.name()),
             Inst::BitUnary { d, a, .. } => write!(f, "{m} {d}, {a}"),
             Inst::Bitfield {
                 d,

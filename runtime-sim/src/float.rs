@@ -199,38 +199,8 @@ pub fn fma_round_to_odd(a: f64, b: f64, c: f64) -> f64 {
     round_to_odd(hi, lo)
 }
 
-/// `sin_pt_1` (docs/g13.md model): folds `q` in [0, 4) into y in [-1, 1].
-pub fn sin_pt_1(q: f64) -> f64 {
-    if q < 1.0 {
-        q
-    } else if q < 3.0 {
-        2.0 - q
-    } else {
-        q - 4.0
-    }
-}
-
-/// `sin_pt_2` (docs/g13.md model): `sin(pi*y/2) / y`, `pi/2` at `y = 0`.
-pub fn sin_pt_2(y: f64) -> f64 {
-    if y == 0.0 {
-        std::f64::consts::FRAC_PI_2
-    } else {
-        (std::f64::consts::FRAC_PI_2 * y).sin() / y
-    }
-}
-
-/// `rsqrt_special`: `1/sqrt(x)` for positive finite `x`, but 0 for ±0 and +inf for +inf, so that
-/// `x * rsqrt_special(x)` is `sqrt(x)` at the special values too (docs/g13.md: `sqrt(x)` is
-/// computed as `x * rsqrt_special(x)`). Negative inputs give NaN.
-pub fn rsqrt_special(x: f64) -> f64 {
-    if x == 0.0 {
-        0.0
-    } else if x == f64::INFINITY {
-        f64::INFINITY
-    } else {
-        1.0 / x.sqrt()
-    }
-}
+/// The target-only operations' model, from the shared instruction description.
+pub use agxc_g13_isa::semantics::{rsqrt_special, sin_pt_1, sin_pt_2};
 
 /// The sRGB transfer function's inverse (decode), for `srgba8` loads.
 pub fn srgb_to_linear(c: f32) -> f32 {

@@ -3,9 +3,14 @@
 //!
 //! # Where it sits
 //! The agxc compiler's backend emits G13 binaries; this crate is how every compile is checked
-//! without the hardware. It depends on no other agxc crate and never sees the backend's data
-//! structures: it reads bytes. It implements the ISA document `seeds/001_9be1231add6061e8.txt`
-//! with the corrections of `docs/g13.md`, and reports generated code that is wrong in ways
+//! without the hardware. It never sees the backend's data structures: it reads bytes. The one
+//! agxc crate it depends on is the shared G13 instruction description (`agxc-g13-isa`, nested in
+//! this directory at `isa/`), whose encoding tables, sub-operation enums, latency table and
+//! target-only operation models the backend uses too; what keeps the simulator an independent
+//! check of the backend is what that description does not hold: the golden vectors
+//! (`tests/golden.rs`) and the encoder's `(instruction, bytes, assembly)` triples, worked out by
+//! hand from the document's bit diagrams. It implements the ISA document
+//! `seeds/001_9be1231add6061e8.txt` with the corrections of `docs/g13.md`, and reports generated code that is wrong in ways
 //! a quick test would miss: a read of a register after a `discard` cache hint, a `discard` hint
 //! under a partial execution mask, a read or write of a register whose load was not waited for.
 //!

@@ -162,7 +162,7 @@ impl Program {
                     declared: metadata.gpr_halves,
                 });
             }
-            meta.push(inst_meta(&d.inst));
+            meta.push(inst_meta(d));
         }
         let index_of = |pc: u32| match index_of_pc.get(pc as usize) {
             Some(&i) if i != NOT_AN_INSTRUCTION => Some(i as usize),
@@ -230,8 +230,9 @@ impl Program {
     }
 }
 
-fn inst_meta(inst: &Inst) -> InstMeta {
-    let (class, cost) = classify(inst);
+fn inst_meta(d: &Decoded) -> InstMeta {
+    let inst = &d.inst;
+    let (class, cost) = classify(d.opcode);
     let mut reads = Vec::new();
     let mut writes = Vec::new();
     let mut written = [0u64; 4];

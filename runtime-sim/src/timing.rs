@@ -1,23 +1,9 @@
 //! The timing model: instruction classes, a latency and issue interval per class, an in-order
 //! issue model that counts cycles per SIMD-group, and occupancy from registers used.
 //!
-//! Latencies and issue intervals of the arithmetic classes: docs/g13.md's table ("Latency model",
-//! a production compiler's, in cycles: latency / throughput):
-//!
-//! | class | latency | interval |
-//! |---|---|---|
-//! | fmadd, fadd, fmul (16 and 32), iadd, icmpsel, fcmpsel | 2 | 1 |
-//! | imadd, sin_pt_1, floor/ceil/trunc/rint | 3 | 2 |
-//! | sin_pt_2, log2, exp2 | 5 | 2 |
-//! | rcp | 5 | 3 |
-//! | rsqrt, rsqrt_special | 6 | 4 |
-//!
-//! The table says nothing about the other instructions; this model assumes (documented
-//! constants below): moves, bit operations and `get_sr` behave like `iadd` (2/1); `convert`,
-//! `dfdx`/`dfdy`, ballots and shuffles like `imadd` (3/2); control flow and execution-mask
-//! instructions issue in one cycle and produce `r0l` after 2; memory instructions issue in one
-//! cycle and their results arrive [`DEVICE_LOAD_LATENCY`], [`TEXTURE_LATENCY`],
-//! [`THREADGROUP_LATENCY`] or [`STACK_LATENCY`] cycles later.
+//! Latencies, issue intervals and classes per instruction are the shared instruction
+//! description's table (`agxc_g13_isa::timing`, which cites docs/g13.md's "Latency model" and
+//! states the assumptions for the instructions it does not list); [`classify`] reads it.
 //!
 //! Issue model, per SIMD-group: an instruction issues when the previous one's issue interval has
 //! passed and every register it reads is ready; its results are ready `latency` cycles after
@@ -25,164 +11,13 @@
 //! stalls until every SIMD-group of the workgroup arrives. The SIMD-group's cycle count is the
 //! time its last result is ready. This is a model for comparing code, not a hardware prediction.
 
-use crate::decode::inst::{FUnaryOp, Inst, Reg};
+use crate::decode::inst::Reg;
 
-/// Cycles from a device load's issue to its data.
-pub const DEVICE_LOAD_LATENCY: u32 = 60;
-/// Cycles from a texture instruction's issue to its data.
-pub const TEXTURE_LATENCY: u32 = 80;
-/// Cycles from a threadgroup load's issue to its data.
-pub const THREADGROUP_LATENCY: u32 = 10;
-/// Cycles from a stack load's issue to its data.
-pub const STACK_LATENCY: u32 = 10;
-
-/// What kind of work an instruction is, for statistics and costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum InstClass {
-    /// `fmadd`, `fadd`, `fmul` and their 16-bit forms.
-    FloatArith,
-    /// `iadd`, `imadd`.
-    IntArith,
-    /// Shifts, bitfields, `bitop`, `bitrev`, `popcount`, `ffs`.
-    Bitwise,
-    /// `convert`.
-    Convert,
-    /// `floor`, `ceil`, `trunc`, `rint`.
-    Round,
-    /// `rcp`, `rsqrt`, `rsqrt_special`, `sin_pt_1`, `sin_pt_2`, `log2`, `exp2`.
-    Transcendental,
-    /// `dfdx`, `dfdy`.
-    Derivative,
-    /// `mov_imm`, `get_sr`.
-    Move,
-    /// `icmpsel`, `fcmpsel`.
-    Select,
-    /// Ballots and shuffles.
-    SimdGroup,
-    /// Jumps, calls, returns, `stop`, `trap`.
-    ControlFlow,
-    /// `pop_exec`, `if_*`, `else_*`, `while_*`.
-    ExecMask,
-    /// `device_load`, `atomic`.
-    DeviceLoad,
-    /// `device_store`.
-    DeviceStore,
-    /// `threadgroup_load`, `threadgroup_store`, `local_atomic`.
-    Threadgroup,
-    /// Stack instructions.
-    Stack,
-    /// `uniform_store`.
-    UniformStore,
-    /// `texture_sample`, `texture_load`.
-    Texture,
-    /// `ld_var`.
-    Varying,
-    /// `ld_tile`, `st_tile`, `sample_mask`.
-    Tile,
-    /// `wait`.
-    Wait,
-    /// `threadgroup_barrier`.
-    Barrier,
-}
-
-impl InstClass {
-    /// Every class, in statistics order.
-    pub const ALL: [InstClass; 22] = [
-        InstClass::FloatArith,
-        InstClass::IntArith,
-        InstClass::Bitwise,
-        InstClass::Convert,
-        InstClass::Round,
-        InstClass::Transcendental,
-        InstClass::Derivative,
-        InstClass::Move,
-        InstClass::Select,
-        InstClass::SimdGroup,
-        InstClass::ControlFlow,
-        InstClass::ExecMask,
-        InstClass::DeviceLoad,
-        InstClass::DeviceStore,
-        InstClass::Threadgroup,
-        InstClass::Stack,
-        InstClass::UniformStore,
-        InstClass::Texture,
-        InstClass::Varying,
-        InstClass::Tile,
-        InstClass::Wait,
-        InstClass::Barrier,
-    ];
-
-    /// Index into [`InstClass::ALL`].
-    pub fn index(self) -> usize {
-        InstClass::ALL.iter().position(|c| *c == self).unwrap_or(0)
-    }
-}
-
-/// Latency (cycles until results are ready) and issue interval (cycles until the next
-/// instruction may issue).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cost {
-    /// Cycles from issue to results.
-    pub latency: u32,
-    /// Cycles from issue to the next issue.
-    pub interval: u32,
-}
-
-const fn cost(latency: u32, interval: u32) -> Cost {
-    Cost { latency, interval }
-}
-
-/// The class and cost of an instruction.
-pub fn classify(inst: &Inst) -> (InstClass, Cost) {
-    use InstClass::*;
-    match inst {
-        Inst::Fma { .. } | Inst::Fadd { .. } | Inst::Fmul { .. } => (FloatArith, cost(2, 1)),
-        Inst::Iadd { .. } => (IntArith, cost(2, 1)),
-        Inst::Imadd { .. } => (IntArith, cost(3, 2)),
-        Inst::Bitfield { .. } | Inst::Asr { .. } | Inst::Bitop { .. } | Inst::BitUnary { .. } => {
-            (Bitwise, cost(2, 1))
-        }
-        Inst::Convert { .. } => (Convert, cost(3, 2)),
-        Inst::FUnary { op, .. } => match op {
-            FUnaryOp::Floor | FUnaryOp::Ceil | FUnaryOp::Trunc | FUnaryOp::Rint => {
-                (Round, cost(3, 2))
-            }
-            FUnaryOp::SinPt1 => (Transcendental, cost(3, 2)),
-            FUnaryOp::SinPt2 | FUnaryOp::Log2 | FUnaryOp::Exp2 => (Transcendental, cost(5, 2)),
-            FUnaryOp::Rcp => (Transcendental, cost(5, 3)),
-            FUnaryOp::Rsqrt | FUnaryOp::RsqrtSpecial => (Transcendental, cost(6, 4)),
-            FUnaryOp::Dfdx | FUnaryOp::Dfdy => (Derivative, cost(3, 2)),
-        },
-        Inst::Mov { .. } | Inst::GetSr { .. } => (Move, cost(2, 1)),
-        Inst::Select { .. } => (Select, cost(2, 1)),
-        Inst::Ballot { .. } | Inst::Shuffle { .. } => (SimdGroup, cost(3, 2)),
-        Inst::Ret { .. }
-        | Inst::Stop
-        | Inst::Trap
-        | Inst::CallReg { .. }
-        | Inst::CallImm { .. }
-        | Inst::JmpIncomplete { .. }
-        | Inst::JmpExecAny { .. }
-        | Inst::JmpExecNone { .. } => (ControlFlow, cost(2, 1)),
-        Inst::PopExec { .. } | Inst::ExecStack { .. } => (ExecMask, cost(2, 1)),
-        Inst::Device { store: false, .. } => (DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
-        Inst::Device { store: true, .. } | Inst::ImageWrite(_) => (DeviceStore, cost(1, 1)),
-        Inst::Threadgroup { .. } => (Threadgroup, cost(THREADGROUP_LATENCY, 1)),
-        // Atomics count with the loads of their memory: a device atomic returns on a wait
-        // slot after a device load's latency, a local atomic after a threadgroup access's.
-        Inst::DeviceAtomic { .. } => (DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
-        Inst::LocalAtomic { .. } => (Threadgroup, cost(THREADGROUP_LATENCY, 1)),
-        Inst::Stack { .. } | Inst::StackGetPtr { .. } | Inst::StackAdjust { .. } => {
-            (Stack, cost(STACK_LATENCY, 1))
-        }
-        Inst::UniformStore { .. } => (UniformStore, cost(1, 1)),
-        Inst::Texture(_) => (Texture, cost(TEXTURE_LATENCY, 1)),
-        Inst::LdVar { .. } => (Varying, cost(3, 1)),
-        Inst::Tile { .. } | Inst::SampleMask { .. } => (Tile, cost(2, 1)),
-        Inst::Wait { .. } => (Wait, cost(1, 1)),
-        Inst::Barrier => (Barrier, cost(1, 1)),
-    }
-}
+/// The issue classes, costs and memory latencies: the shared instruction description's table.
+pub use agxc_g13_isa::timing::{
+    timing as classify, Cost, InstClass, DEVICE_LOAD_LATENCY, STACK_LATENCY, TEXTURE_LATENCY,
+    THREADGROUP_LATENCY,
+};
 
 /// One instruction of a run for [`Timing::issue_run`]: no load slot, at most four registers
 /// read and two written (padded as for [`Timing::issue_packed`]), and for a `wait` its slot.

@@ -345,86 +345,10 @@ impl<R> Instr<R> {
         )
     }
 
-    /// The mnemonic as the disassembler prints it (`fadd32`, `if_icmp`, `device_load`, ...).
+    /// The mnemonic as the disassembler prints it (`fadd32`, `if_icmp`, `device_load`, ...):
+    /// the shared description's name of [`Instr::opcode`].
     pub fn mnemonic(&self) -> &'static str {
-        use Instr::*;
-        match self {
-            MovImm { .. } => "mov_imm",
-            GetSr { .. } => "get_sr",
-            Iadd { .. } => "iadd",
-            Imadd { .. } => "imadd",
-            Convert { .. } => "convert",
-            BitUnary { op, .. } => op.name(),
-            Bitfield { op, .. } => op.name(),
-            Asr { high: false, .. } => "asr",
-            Asr { high: true, .. } => "asrh",
-            Bitop { .. } => "bitop",
-            Fmadd {
-                prec: Precision::F32,
-                ..
-            } => "fmadd32",
-            Fmadd {
-                prec: Precision::F16,
-                ..
-            } => "fmadd16",
-            Fadd {
-                prec: Precision::F32,
-                ..
-            } => "fadd32",
-            Fadd {
-                prec: Precision::F16,
-                ..
-            } => "fadd16",
-            Fmul {
-                prec: Precision::F32,
-                ..
-            } => "fmul32",
-            Fmul {
-                prec: Precision::F16,
-                ..
-            } => "fmul16",
-            FUnary { op, .. } => op.name(),
-            Stop => "stop",
-            Trap => "trap",
-            JmpExecAny { .. } => "jmp_exec_any",
-            JmpExecNone { .. } => "jmp_exec_none",
-            Call { .. } => "call",
-            Ret { .. } => "ret",
-            PopExec { .. } => "pop_exec",
-            ExecStack { op, cmp, .. } => match (op, cmp.is_float()) {
-                (StackOp::If, false) => "if_icmp",
-                (StackOp::If, true) => "if_fcmp",
-                (StackOp::Else, false) => "else_icmp",
-                (StackOp::Else, true) => "else_fcmp",
-                (StackOp::While, false) => "while_icmp",
-                (StackOp::While, true) => "while_fcmp",
-            },
-            Select { cmp, .. } => {
-                if cmp.is_float() {
-                    "fcmpsel"
-                } else {
-                    "icmpsel"
-                }
-            }
-            Wait { .. } => "wait",
-            ThreadgroupBarrier => "threadgroup_barrier",
-            StTile { .. } => "st_tile",
-            UniformStore { .. } => "uniform_store",
-            LdVar { .. } => "ld_var",
-            SampleMask { .. } => "sample_mask",
-            SimdShuffle { .. } => "simd_shuffle",
-            DeviceLoad(_) => "device_load",
-            DeviceStore(_) => "device_store",
-            StackLoad(_) => "stack_load",
-            StackStore(_) => "stack_store",
-            ThreadgroupLoad(_) => "threadgroup_load",
-            ThreadgroupStore(_) => "threadgroup_store",
-            TextureSample(_) => "texture_sample",
-            TextureLoad(_) => "texture_load",
-            DeviceAtomic(_) => "atomic",
-            ThreadgroupAtomic(_) => "local_atomic",
-            ImageWrite(_) => "image_write",
-        }
+        self.opcode().name()
     }
 
     /// The jump or call target, if the instruction transfers control to one.
@@ -469,3 +393,4 @@ impl<R> Instr<R> {
 }
 
 mod map;
+mod opcode;

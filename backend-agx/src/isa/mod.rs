@@ -44,10 +44,11 @@ pub mod encode;
 pub mod instr;
 pub mod mem;
 pub mod operand;
-pub mod ops;
 pub mod reg;
 
 pub use access::{HintSlot, RegRef};
+/// The sub-operation selectors: the shared G13 description's (`agxc_g13_isa::ops`).
+pub use agxc_g13_isa::ops;
 pub use asm::parse::{assemble, AsmError};
 pub use asm::AsmReg;
 pub use encode::{

@@ -1,8 +1,9 @@
 //! The G13 cost model for extraction.
 //!
-//! Latency and issue cost per e-node from the latency table in docs/g13.md ("Latency model": a
-//! production compiler's numbers, in cycles); operations the G13 lacks are either unavailable
-//! (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
+//! Latency and issue cost per e-node from the shared G13 instruction description's timing table
+//! (`agxc_g13_isa::timing`: docs/g13.md's "Latency model", a production compiler's numbers, in
+//! cycles), which the simulator's timing model reads too; operations the G13 lacks are either
+//! unavailable (a mandatory rule lowers them: `sin`, `cos`, `sqrt`, `fract`) or priced as the sequence
 //! instruction selection will emit (`fdiv` = `rcp` + `fmul`, `pow` = `log2` + `fmul` + `exp2`).
 //!
 //! - Source negate/absolute value and the destination saturate are free modifiers.
@@ -26,6 +27,8 @@
 use agxc_egraph::ir::{EffectOp, LodMode, PureOp, SampleOp, TexDim, Type};
 use agxc_egraph::opt::cost::{OpCost, SIXTEEN_BIT_FACTOR};
 use agxc_egraph::opt::{Facts, Kind, Node};
+use agxc_g13_isa::timing::timing;
+use agxc_g13_isa::Opcode;
 
 /// Uniform values cost this fraction of their price: 1 while every thread computes them (no
 /// preamble yet); with a preamble, computing them once per draw or dispatch, a small fraction
@@ -36,12 +39,19 @@ pub const UNIFORM_FACTOR: f64 = 1.0;
 /// gradient registers (dx.x, dy.x, dx.y, dy.y, ...), which the shader must first move into place.
 pub const GRADIENT_PENALTY: f64 = 4.0;
 
-/// `fmadd`, `fadd`, `fmul`, `iadd`, `icmpsel`, `fcmpsel`.
-const FAST: OpCost = OpCost::new(2.0, 1.0);
-/// `imadd`, `sin_pt_1`, `floor`/`ceil`/`trunc`/`rint`.
-const MEDIUM: OpCost = OpCost::new(3.0, 2.0);
-/// `sin_pt_2`, `log2`, `exp2`.
-const SLOW: OpCost = OpCost::new(5.0, 2.0);
+/// The extraction cost of one instruction: its latency and issue interval in the shared G13
+/// description's table (`agxc_g13_isa::timing`).
+const fn instruction(op: Opcode) -> OpCost {
+    let c = timing(op).1;
+    OpCost::new(c.latency as f64, c.interval as f64)
+}
+
+/// `fmadd`, `fadd`, `fmul`, `iadd`, `icmpsel`, `fcmpsel` (2/1).
+const FAST: OpCost = instruction(Opcode::Fmadd);
+/// `imadd`, `sin_pt_1`, `floor`/`ceil`/`trunc`/`rint` (3/2).
+const MEDIUM: OpCost = instruction(Opcode::Imadd);
+/// `sin_pt_2`, `log2`, `exp2` (5/2).
+const SLOW: OpCost = instruction(Opcode::Log2);
 /// The IR's exact `rcp`: the G13's `rcp` refined by two `fmadd`s and an `fcmpsel`.
 const RCP_REFINED: OpCost = OpCost::new(11.0, 6.0);
 /// `g13.urcp`: two conversions, `rcp`, a scaling `fmul`, a negation and two `imadd`s and an
@@ -55,8 +65,8 @@ const INT_DIVIDE: OpCost = OpCost::new(60.0, 32.0);
 /// A float division left whole, likewise: its expansion is the refined reciprocal, a multiply,
 /// two fused multiply-adds and two selects (21 cycles, 11 slots).
 const FDIV: OpCost = OpCost::new(22.0, 12.0);
-/// `rsqrt` (and `rsqrt_special`).
-const RSQRT: OpCost = OpCost::new(6.0, 4.0);
+/// `rsqrt` (and `rsqrt_special`; 6/4).
+const RSQRT: OpCost = instruction(Opcode::Rsqrt);
 
 /// The cost of a table operation on the G13.
 pub fn op_cost(op: PureOp) -> OpCost {

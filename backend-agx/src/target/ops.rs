@@ -2,12 +2,14 @@
 //! (compare-and-select in [`cmpsel`](super::cmpsel); [`OPS`] lists them all).
 //!
 //! The evaluation functions are the project's model of each instruction (used by the
-//! interpreter, constant folding and the rule checks; the simulator implements the same model).
+//! interpreter, constant folding and the rule checks); the target-only ones evaluate the shared
+//! description's model (`agxc_g13_isa::semantics`), which the simulator executes too.
 //! Results are computed in f64 and rounded to the operand type once; for f16 they go through f32
 //! first (one extra rounding, well inside the accuracy these approximations have anyway).
 
 use super::cmpsel;
 use agxc_egraph::ir::{Class, Const, CustomOpDef, PureOp, Signature, Type};
+use agxc_g13_isa::semantics;
 
 fn round(ty: Type, v: f64) -> Const {
     let c = Const::f32(v as f32);
@@ -26,14 +28,7 @@ pub fn eval_sin_pt_1(args: &[Const], _result: Type) -> Const {
     if q.is_nan() {
         return args[0];
     }
-    let y = if q < 1.0 {
-        q
-    } else if q < 3.0 {
-        2.0 - q
-    } else {
-        q - 4.0
-    };
-    round(ty, y)
+    round(ty, semantics::sin_pt_1(q))
 }
 
 /// `sin_pt_2(y) = sin(pi * y / 2) / y`, and `pi / 2` at `y = 0` (docs/g13.md model), so that
@@ -41,12 +36,7 @@ pub fn eval_sin_pt_1(args: &[Const], _result: Type) -> Const {
 pub fn eval_sin_pt_2(args: &[Const], _result: Type) -> Const {
     let ty = args[0].ty();
     let y = args[0].as_f64();
-    let v = if y == 0.0 {
-        core::f64::consts::FRAC_PI_2
-    } else {
-        (core::f64::consts::FRAC_PI_2 * y).sin() / y
-    };
-    round(ty, v)
+    round(ty, semantics::sin_pt_2(y))
 }
 
 /// `rsqrt_special(x)`: `1 / sqrt(x)` with the special cases chosen so that
@@ -58,14 +48,12 @@ pub fn eval_sin_pt_2(args: &[Const], _result: Type) -> Const {
 pub fn eval_rsqrt_special(args: &[Const], _result: Type) -> Const {
     let ty = args[0].ty();
     let x = args[0].as_f64();
-    let v = if x == 0.0 {
-        0.0
-    } else if x == f64::INFINITY {
-        f64::INFINITY
-    } else if x < 0.0 || x.is_nan() {
+    // A negative number or NaN gives the canonical NaN here (the simulator's model leaves a
+    // NaN operand's payload to `sqrt`).
+    let v = if x < 0.0 || x.is_nan() {
         f64::NAN
     } else {
-        1.0 / x.sqrt()
+        semantics::rsqrt_special(x)
     };
     round(ty, v)
 }

@@ -116,24 +116,11 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         },
         Convert => {
             let mode_value = raw.get("mode");
-            let mode = match mode_value {
-                0 => ConvertMode::U8ToF,
-                1 => ConvertMode::S8ToF,
-                4 => ConvertMode::FToU16,
-                5 => ConvertMode::FToS16,
-                6 => ConvertMode::U16ToF,
-                7 => ConvertMode::S16ToF,
-                8 => ConvertMode::FToU32,
-                9 => ConvertMode::FToS32,
-                10 => ConvertMode::U32ToF,
-                11 => ConvertMode::S32ToF,
-                value => return Err(unsupported(op, "mode", value)),
-            };
-            let round = match raw.get("round") {
-                0 => Round::Rtz,
-                1 => Round::Rte,
-                value => return Err(unsupported(op, "round", value)),
-            };
+            let mode = ConvertMode::from_code(mode_value)
+                .ok_or_else(|| unsupported(op, "mode", mode_value))?;
+            let round_value = raw.get("round");
+            let round = Round::from_code(round_value)
+                .ok_or_else(|| unsupported(op, "round", round_value))?;
             let value = raw.join(&["srcx", "src"]);
             let src = alu_src(op, "src", value, raw.get("srct"), 32)?;
             Inst::Convert {
@@ -144,22 +131,12 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
             }
         }
         Bitrev | Popcount | Ffs => Inst::BitUnary {
-            op: match op {
-                Bitrev => BitUnaryOp::Bitrev,
-                Popcount => BitUnaryOp::Popcount,
-                _ => BitUnaryOp::Ffs,
-            },
+            op: member(BitUnaryOp::from_opcode(op)),
             d: dst(raw, 32),
             a: src(raw, "A", 32)?,
         },
         Bfi | Bfeil | Extr | Shlhi | Shrhi => Inst::Bitfield {
-            op: match op {
-                Bfi => BitfieldOp::Bfi,
-                Bfeil => BitfieldOp::Bfeil,
-                Extr => BitfieldOp::Extr,
-                Shlhi => BitfieldOp::Shlhi,
-                _ => BitfieldOp::Shrhi,
-            },
+            op: member(BitfieldOp::from_opcode(op)),
             d: dst(raw, 32),
             a: src(raw, "A", 32)?,
             b: src(raw, "B", 32)?,
@@ -208,7 +185,7 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
         }
         Floor | Ceil | Trunc | Rint | Rcp | Rsqrt | RsqrtSpecial | SinPt1 | SinPt2 | Log2
         | Exp2 | Dfdx | Dfdy => Inst::FUnary {
-            op: funary_op(op),
+            op: member(FUnaryOp::from_opcode(op)),
             d: fdst(raw, 32),
             a: fsrc(raw, "A", 32)?,
         },
@@ -246,21 +223,8 @@ fn precision(half: bool) -> (Precision, u32) {
     }
 }
 
-fn funary_op(op: Opcode) -> FUnaryOp {
-    use Opcode::*;
-    match op {
-        Floor => FUnaryOp::Floor,
-        Ceil => FUnaryOp::Ceil,
-        Trunc => FUnaryOp::Trunc,
-        Rint => FUnaryOp::Rint,
-        Rcp => FUnaryOp::Rcp,
-        Rsqrt => FUnaryOp::Rsqrt,
-        RsqrtSpecial => FUnaryOp::RsqrtSpecial,
-        SinPt1 => FUnaryOp::SinPt1,
-        SinPt2 => FUnaryOp::SinPt2,
-        Log2 => FUnaryOp::Log2,
-        Exp2 => FUnaryOp::Exp2,
-        Dfdx => FUnaryOp::Dfdx,
-        _ => FUnaryOp::Dfdy,
-    }
+/// The family member of a form (`BitUnaryOp::from_opcode` and the like): the match arm that
+/// asks lists exactly the family's forms, so there always is one.
+fn member<T>(m: Option<T>) -> T {
+    m.expect("invariant: the arm lists the family's forms")
 }

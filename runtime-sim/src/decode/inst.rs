@@ -6,6 +6,11 @@
 
 use crate::encoding::Opcode;
 
+/// The sub-operation selectors, from the shared instruction description.
+pub use agxc_g13_isa::ops::{
+    BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp,
+};
+
 pub use super::inst_memory::{
     AtomicOp, ImageLod, ImageWriteInst, LodMode, MemFormat, MemIndex, TexIndex, TexInstDim,
     TextureInst, TgBase, TgIndex,
@@ -182,108 +187,6 @@ pub enum Compare {
         /// Right operand.
         b: FSrc,
     },
-}
-
-/// `convert` modes (docs/g13.md, "convert").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConvertMode {
-    /// 0: u8 to float.
-    U8ToF,
-    /// 1: s8 to float.
-    S8ToF,
-    /// 4: float to u16.
-    FToU16,
-    /// 5: float to s16.
-    FToS16,
-    /// 6: u16 to float.
-    U16ToF,
-    /// 7: s16 to float.
-    S16ToF,
-    /// 8: float to u32.
-    FToU32,
-    /// 9: float to s32.
-    FToS32,
-    /// 10: u32 to float.
-    U32ToF,
-    /// 11: s32 to float.
-    S32ToF,
-}
-
-/// Rounding of `convert` (docs/g13.md: bit 26, 0 = toward zero, 1 = nearest even).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Round {
-    /// Toward zero.
-    Rtz,
-    /// To nearest, ties to even.
-    Rte,
-}
-
-/// `bitrev`, `popcount`, `ffs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BitUnaryOp {
-    /// Reverse the 32 bits.
-    Bitrev,
-    /// Count set bits.
-    Popcount,
-    /// Index of the most significant set bit, -1 if none. The document's pseudocode scans from
-    /// bit 31 down but, as printed, lacks the loop's `break` and decrement, which would make it
-    /// return the lowest set bit (or never end); applegpu's `applegpu.py`
-    /// (`FindFirstSetInstructionDesc`, "find leading set-bit") has both.
-    Ffs,
-}
-
-/// The bitfield family sharing one encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BitfieldOp {
-    /// Bitfield insert / shift left.
-    Bfi,
-    /// Bitfield extract and insert low / shift right.
-    Bfeil,
-    /// Extract from a register pair.
-    Extr,
-    /// Shift left high and insert.
-    Shlhi,
-    /// Shift right high and insert.
-    Shrhi,
-}
-
-/// Precision of a float arithmetic instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Precision {
-    /// fp32 operation (sources flush denormals; a 16-bit destination rounds twice).
-    F32,
-    /// fp16 operation (16-bit sources and destination, denormals kept).
-    F16,
-}
-
-/// The one-source float family.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum FUnaryOp {
-    Floor,
-    Ceil,
-    Trunc,
-    Rint,
-    Rcp,
-    Rsqrt,
-    RsqrtSpecial,
-    SinPt1,
-    SinPt2,
-    Log2,
-    Exp2,
-    Dfdx,
-    Dfdy,
-}
-
-/// Which execution-mask stack operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StackOp {
-    /// `if_*cmp`.
-    If,
-    /// `else_*cmp`.
-    Else,
-    /// `while_*cmp`.
-    While,
 }
 
 /// A run of consecutive registers, all 16-bit or all 32-bit (the memory and texture

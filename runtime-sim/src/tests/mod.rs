@@ -16,5 +16,4 @@ mod quad_ops;
 mod robustness;
 mod runtime_api;
 mod sanitizer;
-mod table;
 mod texture_ops;

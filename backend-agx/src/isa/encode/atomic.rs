@@ -1,10 +1,12 @@
 //! Atomic encodings. The document has no atomics; the layouts are Mesa's
 //! (`src/asahi/compiler/agx_opcodes.py`, ops `atomic` and `local_atomic`: the constant bits;
 //! `agx_pack.c`, `AGX_OPCODE_ATOMIC` and `AGX_OPCODE_LOCAL_ATOMIC`: the operand fields), and
-//! the simulator's table (`agxc-runtime-sim`, `encoding::table_memory`) follows the same
-//! source, so the round trip checks the two against each other.
+//! the shared description's entries (`agxc_g13_isa::encoding`, `table_atomic`) record them; the
+//! encoder sets their fields by name.
 
-use super::bits::{Bits, Length};
+use agxc_g13_isa::Opcode;
+
+use super::bits::Bits;
 use super::error::EncodeErrorKind;
 use super::operand::{reg32, run, At, Result};
 use super::Encoded;
@@ -25,13 +27,13 @@ fn value(at: At, op: AtomicOpc, reg: PReg) -> Result<u32> {
 /// (63:56, 35:32, 23:20) with `Ot` (24) set for an immediate and `Ou` (25) zero-extending a
 /// register, wait slot 30, value register `S` 55:48 (a half index below 0x100).
 pub(super) fn device(at: At, a: &DeviceAtomic<PReg>) -> Result<Encoded> {
-    let mut b = Bits::new(0x15 | 1 << 26 | 1 << 31 | 5 << 44);
-    b.set_field(6..10, a.op.code());
+    let mut b = Bits::new(Opcode::Atomic);
+    b.set("op", a.op.code());
     if let Some(dst) = a.dst {
         let half = reg32(at, "dst", dst)?;
-        b.set_field(10..16, half & 0x3f);
-        b.set_field(40..42, half >> 6);
-        b.set_bit(47, true);
+        b.set("R", half & 0x3f);
+        b.set("Rx", half >> 6);
+        b.set_bit("Rt", true);
     }
     let base = match a.base {
         MemBase::Uniform(n) => {
@@ -42,7 +44,7 @@ pub(super) fn device(at: At, a: &DeviceAtomic<PReg>) -> Result<Encoded> {
                 };
                 return Err(at.err("base", kind));
             }
-            b.set_bit(27, true);
+            b.set_bit("At", true);
             2 * u32::from(n)
         }
         MemBase::Reg(reg) => {
@@ -53,24 +55,24 @@ pub(super) fn device(at: At, a: &DeviceAtomic<PReg>) -> Result<Encoded> {
             u32::from(reg.half)
         }
     };
-    b.set_field(16..20, base & 0xf);
-    b.set_field(36..40, base >> 4);
+    b.set("Al", base & 0xf);
+    b.set("Ah", base >> 4);
     let offset = match a.offset {
         MemOffset::Imm(v) => {
-            b.set_bit(24, true);
+            b.set_bit("Ot", true);
             u32::from(v as u16)
         }
         MemOffset::Reg { reg, signed } => {
-            b.set_bit(25, !signed);
+            b.set_bit("Ou", !signed);
             reg32(at, "offset", reg)?
         }
     };
-    b.set_field(20..24, offset & 0xf);
-    b.set_field(32..36, (offset >> 4) & 0xf);
-    b.set_field(56..64, offset >> 8);
-    b.set_field(30..31, at.range("slot", i64::from(a.slot), 0, 1)?);
-    b.set_field(48..56, value(at, a.op, a.value)?);
-    Ok(b.finish(Length::Fixed(8)))
+    b.set("Ol", offset & 0xf);
+    b.set("Oh", (offset >> 4) & 0xf);
+    b.set("Ox", offset >> 8);
+    b.set("u2", at.range("slot", i64::from(a.slot), 0, 1)?);
+    b.set("S", value(at, a.op, a.value)?);
+    Ok(b.finish())
 }
 
 /// `local_atomic` (threadgroup memory), 10 bytes: constant `0x19` in 5:0 and bits 15 (the
@@ -79,16 +81,16 @@ pub(super) fn device(at: At, a: &DeviceAtomic<PReg>) -> Result<Encoded> {
 /// `threadgroup_load`), `op` 27:24, word index `Ox:O` (57:48, 33:28) with `Ot` (34) set for
 /// an immediate, and the value register's half index in the last 16 bits (79:64).
 pub(super) fn threadgroup(at: At, a: &TgAtomic<PReg>) -> Result<Encoded> {
-    let mut b = Bits::new(0x19 | 1 << 15 | 1 << 36 | 1 << 47);
+    let mut b = Bits::new(Opcode::LocalAtomic);
     if let Some(dst) = a.dst {
         let half = reg32(at, "dst", dst)?;
-        b.set_bit(8, true);
-        b.set_field(9..15, half & 0x3f);
-        b.set_field(60..62, half >> 6);
-        b.set_bit(38, true);
+        b.set_bit("Rt", true);
+        b.set("R", half & 0x3f);
+        b.set("Rx", half >> 6);
+        b.set_bit("Ra", true);
     }
     super::memory::threadgroup_address(&mut b, at, a.base, a.offset)?;
-    b.set_field(24..28, a.op.code());
-    b.set_field(64..80, value(at, a.op, a.value)?);
-    Ok(b.finish(Length::Fixed(10)))
+    b.set("op", a.op.code());
+    b.set("S", value(at, a.op, a.value)?);
+    Ok(b.finish())
 }

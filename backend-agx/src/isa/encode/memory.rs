@@ -1,9 +1,13 @@
 //! Memory, stack and fragment I/O encodings (document section "Memory and Stack
 //! Instructions"). The document draws the fields but leaves their operands `TODO()`; the
 //! operand meanings are the simulator's (`agxc-runtime-sim`, `decode::memory` docs): register
-//! runs are a first half and a 32-bit flag, one register per set bit of the mask.
+//! runs are a first half and a 32-bit flag, one register per set bit of the mask. Constant bits,
+//! field positions and lengths are the shared description's entries (`agxc_g13_isa::encoding`,
+//! `table_memory`).
 
-use super::bits::{Bits, Length};
+use agxc_g13_isa::Opcode;
+
+use super::bits::Bits;
 use super::error::EncodeErrorKind;
 use super::operand::{half16, reg32, run, At, Result};
 use super::Encoded;
@@ -29,14 +33,14 @@ pub(super) fn st_tile(
 ) -> Result<Encoded> {
     let m = mask(at, mask_value)?;
     let (half, is32) = run(at, "src", src, m.count_ones())?;
-    let mut b = Bits::new(0b001001);
-    b.set_field(9..15, half & 0x3f);
-    b.set_field(60..62, half >> 6);
-    b.set_field(7..9, u32::from(is32) << 1);
-    b.set_field(24..28, format.code());
-    b.set_field(32..35, at.range("rt", i64::from(rt), 0, 7)?);
-    b.set_field(36..40, m);
-    Ok(b.finish(Length::Fixed(8)))
+    let mut b = Bits::new(Opcode::StTile);
+    b.set("D", half & 0x3f);
+    b.set("Dx", half >> 6);
+    b.set("Dt", u32::from(is32) << 1);
+    b.set("F", format.code());
+    b.set("rt", at.range("rt", i64::from(rt), 0, 7)?);
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// `ld_var`: `L D Dt perspective 100001`, `mask ???????? index`, 16 unknown bits,
@@ -50,18 +54,14 @@ pub(super) fn ld_var(
 ) -> Result<Encoded> {
     let m = mask(at, mask_value)?;
     let (half, is32) = run(at, "dst", dst, m.count_ones())?;
-    let mut b = Bits::new(0b100001);
-    b.set_bit(6, perspective);
-    b.set_field(7..9, u32::from(is32) << 1);
-    b.set_field(9..15, half & 0x3f);
-    b.set_field(60..62, half >> 6);
-    b.set_field(16..20, at.range("index", i64::from(index), 0, 15)?);
-    b.set_field(28..32, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 15,
-        short: 4,
-        long: 8,
-    }))
+    let mut b = Bits::new(Opcode::LdVar);
+    b.set_bit("perspective", perspective);
+    b.set("Dt", u32::from(is32) << 1);
+    b.set("D", half & 0x3f);
+    b.set("Dx", half >> 6);
+    b.set("index", at.range("index", i64::from(index), 0, 15)?);
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// `sample_mask` with immediate operands (not in the document; the simulator's table follows
@@ -69,19 +69,19 @@ pub(super) fn ld_var(
 /// `T` 14:9, `Tt` 8 and `S` 21:16, `St` 23 set for immediates; always 4 bytes. The
 /// extensions `Tx`/`Sx` extend register numbers only, so an immediate is 6 bits.
 pub(super) fn sample_mask(at: At, targets: u8, value: u8) -> Result<Encoded> {
-    let mut b = Bits::new(0b1100_0001);
-    b.set_bit(8, true);
-    b.set_field(9..15, at.range("targets", i64::from(targets), 0, 63)?);
-    b.set_field(16..22, at.range("value", i64::from(value), 0, 63)?);
-    b.set_bit(23, true);
-    Ok(b.finish(Length::Fixed(4)))
+    let mut b = Bits::new(Opcode::SampleMask);
+    b.set_bit("Tt", true);
+    b.set("T", at.range("targets", i64::from(targets), 0, 63)?);
+    b.set("S", at.range("value", i64::from(value), 0, 63)?);
+    b.set_bit("St", true);
+    Ok(b.finish())
 }
 
-/// The data run `R` (15:10), `Rx` (41:40), `Rt` (49) shared by the device and stack forms.
+/// The data run `Rx:R` with its 32-bit flag `Rt`, shared by the device and stack forms.
 fn put_data(b: &mut Bits, half: u32, is32: bool) {
-    b.set_field(10..16, half & 0x3f);
-    b.set_field(40..42, half >> 6);
-    b.set_bit(49, is32);
+    b.set("R", half & 0x3f);
+    b.set("Rx", half >> 6);
+    b.set_bit("Rt", is32);
 }
 
 /// The offset `Ox:Oh:Ol` (63:56, 35:32, 23:20) and its type `Ot` (24) of the device and stack
@@ -90,14 +90,14 @@ fn put_data(b: &mut Bits, half: u32, is32: bool) {
 fn put_offset(at: At, b: &mut Bits, offset: &MemOffset<PReg>) -> Result<Option<bool>> {
     let (value, signed) = match *offset {
         MemOffset::Imm(v) => {
-            b.set_bit(24, true);
+            b.set_bit("Ot", true);
             (u32::from(v as u16), None)
         }
         MemOffset::Reg { reg, signed } => (reg32(at, "offset", reg)?, Some(signed)),
     };
-    b.set_field(20..24, value & 0xf);
-    b.set_field(32..36, (value >> 4) & 0xf);
-    b.set_field(56..64, value >> 8);
+    b.set("Ol", value & 0xf);
+    b.set("Oh", (value >> 4) & 0xf);
+    b.set("Ox", value >> 8);
     Ok(signed)
 }
 
@@ -126,17 +126,12 @@ pub(super) fn uniform_store(
     let step = if is32 { 2 } else { 1 };
     let last = i64::from(offset) + step * i64::from(m.count_ones());
     at.range("offset", last, 0, 512)?;
-    let mut b = Bits::new(0b1000101);
+    let mut b = Bits::new(Opcode::UniformStore);
     put_data(&mut b, half, is32);
-    b.set_field(7..9, format.code());
-    b.set_field(27..30, 0b111);
+    b.set("F", format.code());
     put_offset(at, &mut b, &MemOffset::Imm(offset as i16))?;
-    b.set_field(52..56, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 47,
-        short: 6,
-        long: 8,
-    }))
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// `device_load` (`R F 0000101`) / `device_store` (`R F 1000101`): `? u2 ?? At ? Ou Ot Ol Al`,
@@ -144,16 +139,16 @@ pub(super) fn uniform_store(
 /// with `At` (27) set for a uniform, `Ou` (25) zero-extends a register offset, `s` 43:42,
 /// wait slot `u2` (30, docs/g13.md), `mask` 55:52; 6 bytes short, 8 long (`L` = bit 47), so any
 /// non-empty mask needs the long form.
-pub(super) fn device(at: At, store: bool, a: &DeviceAccess<PReg>) -> Result<Encoded> {
+pub(super) fn device(at: At, op: Opcode, a: &DeviceAccess<PReg>) -> Result<Encoded> {
     let m = mask(at, a.mask)?;
     let (half, is32) = run(at, "data", a.data, a.format.register_count(a.mask))?;
     if a.format == MemFormat::I32 && !is32 {
         return Err(at.not_encodable("data", "the i32 format needs 32-bit registers"));
     }
-    let mut b = Bits::new(if store { 0b1000101 } else { 0b0000101 });
+    let mut b = Bits::new(op);
     put_data(&mut b, half, is32);
-    b.set_field(7..10, a.format.code() & 0b111);
-    b.set_field(48..49, a.format.code() >> 3);
+    b.set("F", a.format.code() & 0b111);
+    b.set("Fx", a.format.code() >> 3);
     let base = match a.base {
         MemBase::Uniform(n) => {
             if n > 127 {
@@ -163,7 +158,7 @@ pub(super) fn device(at: At, store: bool, a: &DeviceAccess<PReg>) -> Result<Enco
                 };
                 return Err(at.err("base", kind));
             }
-            b.set_bit(27, true);
+            b.set_bit("At", true);
             2 * u32::from(n)
         }
         MemBase::Reg(reg) => {
@@ -178,40 +173,32 @@ pub(super) fn device(at: At, store: bool, a: &DeviceAccess<PReg>) -> Result<Enco
             u32::from(reg.half)
         }
     };
-    b.set_field(16..20, base & 0xf);
-    b.set_field(36..40, base >> 4);
+    b.set("Al", base & 0xf);
+    b.set("Ah", base >> 4);
     if let Some(signed) = put_offset(at, &mut b, &a.offset)? {
-        b.set_bit(25, !signed);
+        b.set_bit("Ou", !signed);
     }
-    b.set_field(42..44, at.range("shift", i64::from(a.shift), 0, 2)?);
-    b.set_field(30..31, at.range("slot", i64::from(a.slot), 0, 1)?);
-    b.set_field(52..56, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 47,
-        short: 6,
-        long: 8,
-    }))
+    b.set("s", at.range("shift", i64::from(a.shift), 0, 2)?);
+    b.set("u2", at.range("slot", i64::from(a.slot), 0, 1)?);
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// `stack_load` (`R F 00110101`) / `stack_store` (`R F 10110101`):
 /// `? i6 ??? i1 ? Ot Ol 0000`, `L i5 ?? Rx ? i2 Oh`, `Ox mask Fx Rt ?`: format `Fx:F`
 /// (51:50, 9:8), `mask` 55:52; the register offset is always sign-extended (no `Ou` bit).
-pub(super) fn stack(at: At, store: bool, a: &StackAccess<PReg>) -> Result<Encoded> {
+pub(super) fn stack(at: At, op: Opcode, a: &StackAccess<PReg>) -> Result<Encoded> {
     let m = mask(at, a.mask)?;
     let (half, is32) = run(at, "data", a.data, m.count_ones())?;
-    let mut b = Bits::new(if store { 0b10110101 } else { 0b00110101 });
+    let mut b = Bits::new(op);
     put_data(&mut b, half, is32);
-    b.set_field(8..10, a.format.code() & 0b11);
-    b.set_field(50..52, a.format.code() >> 2);
+    b.set("F", a.format.code() & 0b11);
+    b.set("Fx", a.format.code() >> 2);
     if put_offset(at, &mut b, &a.offset)? == Some(false) {
         return Err(at.not_encodable("offset", "stack offsets are always sign-extended"));
     }
-    b.set_field(52..56, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 47,
-        short: 6,
-        long: 8,
-    }))
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// `threadgroup_load` (`L R Rt ? 11 ? 1001`) / `threadgroup_store` (`... 01 ...`):
@@ -219,24 +206,20 @@ pub(super) fn stack(at: At, store: bool, a: &StackAccess<PReg>) -> Result<Encode
 /// base `Ax:A` (59:58, 21:16) of type `At` (23:22: 0 register, 1 uniform, 3 uniform + 256,
 /// 2 immediate), format `F` 27:24, index `Ox:O` (57:48, 33:28) with `Ot` (34) set for an
 /// immediate, `mask` 39:36; 6 bytes short, 8 long.
-pub(super) fn threadgroup(at: At, store: bool, a: &TgAccess<PReg>) -> Result<Encoded> {
+pub(super) fn threadgroup(at: At, op: Opcode, a: &TgAccess<PReg>) -> Result<Encoded> {
     let m = mask(at, a.mask)?;
     let (half, is32) = run(at, "data", a.data, m.count_ones())?;
     if a.format.is_bit_packed() {
         return Err(at.not_encodable("format", "threadgroup memory takes no bit-packed format"));
     }
-    let mut b = Bits::new(if store { 0b0010_1001 } else { 0b0110_1001 });
-    b.set_bit(8, is32);
-    b.set_field(9..15, half & 0x3f);
-    b.set_field(60..62, half >> 6);
+    let mut b = Bits::new(op);
+    b.set_bit("Rt", is32);
+    b.set("R", half & 0x3f);
+    b.set("Rx", half >> 6);
     threadgroup_address(&mut b, at, a.base, a.offset)?;
-    b.set_field(24..28, a.format.code());
-    b.set_field(36..40, m);
-    Ok(b.finish(Length::LongBit {
-        bit: 15,
-        short: 6,
-        long: 8,
-    }))
+    b.set("F", a.format.code());
+    b.set("mask", m);
+    Ok(b.finish())
 }
 
 /// A threadgroup address, shared by `threadgroup_load`/`_store` and `local_atomic`: base
@@ -261,17 +244,17 @@ pub(super) fn threadgroup_address(
         }
         TgBase::Imm(v) => (u32::from(v), 2),
     };
-    b.set_field(16..22, base & 0x3f);
-    b.set_field(58..60, base >> 6);
-    b.set_field(22..24, ty);
+    b.set("A", base & 0x3f);
+    b.set("Ax", base >> 6);
+    b.set("At", ty);
     let offset = match offset {
         TgOffset::Imm(v) => {
-            b.set_bit(34, true);
+            b.set_bit("Ot", true);
             u32::from(v as u16)
         }
         TgOffset::Reg(reg) => half16(at, "offset", reg)?,
     };
-    b.set_field(28..34, offset & 0x3f);
-    b.set_field(48..58, offset >> 6);
+    b.set("O", offset & 0x3f);
+    b.set("Ox", offset >> 6);
     Ok(())
 }

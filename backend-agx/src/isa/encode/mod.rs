@@ -1,8 +1,12 @@
 //! The encoder: [`Instr<PReg>`](crate::isa::Instr) to G13 machine code bytes.
 //!
-//! One function per instruction form sets the form's named bit ranges (Mesa NAK style,
-//! `set_field(16..22, a)`), with bit positions read from the document's diagrams
-//! (`seeds/001_9be1231add6061e8.txt`, "Instructions") and docs/g13.md. Forms with an `L` bit
+//! One function per instruction family turns typed operands into field values and sets them by
+//! name in the form's entry of the shared G13 instruction description (`agxc_g13_isa::encoding`,
+//! the document's diagrams, `seeds/001_9be1231add6061e8.txt` "Instructions", and docs/g13.md):
+//! the entry, which the simulator's decoder and disassembler read too, holds the constant bits
+//! (sub-operation codes included), the field positions and the length rule, so no bit position
+//! is written here. The encoder's hand-derived tests (`tests/`: instruction, bytes, assembly)
+//! are not generated from the entry and check both. Forms with an `L` bit
 //! are emitted short when every bit of the omitted bytes is zero and long otherwise: a
 //! register operand past r31 (its 2-bit extension), a 32-bit `C` source of `fmadd`, a
 //! non-empty device mask, and the like all land in the long part. Operands that cannot be
@@ -68,8 +72,9 @@ impl Encoded {
 ///
 /// [`JumpTarget::Offset`]: crate::isa::JumpTarget::Offset
 pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
+    let op = instr.opcode();
     let at = At {
-        mnemonic: instr.mnemonic(),
+        mnemonic: op.name(),
     };
     use crate::isa::Instr::*;
     match instr {
@@ -98,16 +103,16 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
             mode,
             round,
         } => alu::convert(at, dst, src, *mode, *round),
-        BitUnary { op, dst, a } => alu::bit_unary(at, *op, dst, a),
+        BitUnary { dst, a, .. } => alu::bit_unary(at, op, dst, a),
         Bitfield {
-            op,
             dst,
             a,
             b,
             c,
             mask_bits,
-        } => alu::bitfield(at, *op, dst, a, b, c, *mask_bits),
-        Asr { high, dst, a, b } => alu::asr(at, *high, dst, a, b),
+            ..
+        } => alu::bitfield(at, op, dst, a, b, c, *mask_bits),
+        Asr { dst, a, b, .. } => alu::asr(at, op, dst, a, b),
         Bitop { dst, a, b, table } => alu::bitop(at, dst, a, b, *table),
         Fmadd {
             prec,
@@ -116,39 +121,37 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
             a,
             b,
             c,
-        } => float::fmadd(at, *prec, dst, *sat, a, b, c),
+        } => float::fmadd(at, op, *prec, dst, *sat, a, b, c),
         Fadd {
             prec,
             dst,
             sat,
             a,
             b,
-        } => float::fadd_fmul(at, false, *prec, dst, *sat, a, b),
+        } => float::fadd_fmul(at, op, *prec, dst, *sat, a, b),
         Fmul {
             prec,
             dst,
             sat,
             a,
             b,
-        } => float::fadd_fmul(at, true, *prec, dst, *sat, a, b),
-        FUnary { op, dst, sat, a } => float::funary(at, *op, dst, *sat, a),
-        Stop => Ok(control::stop()),
-        Trap => Ok(control::trap()),
-        JmpExecAny { target } => control::jump(at, 0xc000, *target),
-        JmpExecNone { target } => control::jump(at, 0xc020, *target),
-        Call { target } => control::jump(at, 0xc010, *target),
+        } => float::fadd_fmul(at, op, *prec, dst, *sat, a, b),
+        FUnary { dst, sat, a, .. } => float::funary(at, op, dst, *sat, a),
+        Stop | Trap | ThreadgroupBarrier => Ok(control::bare(op)),
+        JmpExecAny { target } | JmpExecNone { target } | Call { target } => {
+            control::jump(at, op, *target)
+        }
         Ret { reg } => control::ret(at, *reg),
         PopExec { n, cache } => control::pop_exec(at, *n, *cache),
         ExecStack {
-            op,
             cmp,
             invert,
             n,
             cache,
-        } => control::exec_stack(at, *op, cmp, *invert, *n, *cache),
-        Select { dst, cmp, x, y } => alu::select(at, dst, cmp, x, y),
+            ..
+        } => control::exec_stack(at, op, cmp, *invert, *n, *cache),
+        Select { dst, cmp, x, y } => alu::select(at, op, dst, cmp, x, y),
         Wait { slot } => control::wait(at, *slot),
-        ThreadgroupBarrier => Ok(control::barrier()),
         StTile {
             src,
             rt,
@@ -169,14 +172,14 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
         } => memory::ld_var(at, *dst, *index, *mask, *perspective),
         SampleMask { targets, value } => memory::sample_mask(at, *targets, *value),
         SimdShuffle { dst, src, lane } => alu::simd_shuffle(at, *dst, *src, *lane),
-        DeviceLoad(a) => memory::device(at, false, a),
-        DeviceStore(a) => memory::device(at, true, a),
-        StackLoad(a) => memory::stack(at, false, a),
-        StackStore(a) => memory::stack(at, true, a),
-        ThreadgroupLoad(a) => memory::threadgroup(at, false, a),
-        ThreadgroupStore(a) => memory::threadgroup(at, true, a),
-        TextureSample(t) => texture::texture(at, false, t),
-        TextureLoad(t) => texture::texture(at, true, t),
+        DeviceLoad(a) => memory::device(at, op, a),
+        DeviceStore(a) => memory::device(at, op, a),
+        StackLoad(a) => memory::stack(at, op, a),
+        StackStore(a) => memory::stack(at, op, a),
+        ThreadgroupLoad(a) => memory::threadgroup(at, op, a),
+        ThreadgroupStore(a) => memory::threadgroup(at, op, a),
+        TextureSample(t) => texture::texture(at, op, t),
+        TextureLoad(t) => texture::texture(at, op, t),
         DeviceAtomic(a) => atomic::device(at, a),
         ThreadgroupAtomic(a) => atomic::threadgroup(at, a),
         ImageWrite(w) => texture::image_write(at, w),

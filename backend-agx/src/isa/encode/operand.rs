@@ -2,8 +2,6 @@
 //! Each returns the field values of an operand (its 8-bit value, split by the caller into the
 //! 6-bit field and 2-bit extension, and its type/flags) or an error naming the operand.
 
-use std::ops::Range;
-
 use super::bits::Bits;
 use super::error::{EncodeError, EncodeErrorKind};
 use crate::isa::{Dst, FSrc, Hint, PReg, RegClass, Src, UReg};
@@ -328,31 +326,46 @@ pub(super) fn reg32(at: At, operand: &'static str, reg: PReg) -> Result<u32> {
     Ok(u32::from(reg.half))
 }
 
-/// Where the fields of one 12-bit ALU source slot lie in a form.
-#[derive(Debug, Clone)]
-pub(super) struct SrcSlot {
-    /// The 6-bit value `X`.
-    pub value: Range<u32>,
-    /// The type `Xt` (4 bits; 3 in the fp16 forms and `CmpselSrc`).
-    pub ty: Range<u32>,
-    /// The 2-bit extension `Xx` (bits 7:6 of the value).
-    pub ext: Range<u32>,
+/// The names of one ALU operand slot's fields in a described form: the 6-bit value `X`, the
+/// type `Xt` (its width is the form's: 4 bits, 3 in the fp16 forms and `CmpselSrc`) and the
+/// 2-bit extension `Xx` (bits 7:6 of the value).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Slot {
+    pub value: &'static str,
+    pub ty: &'static str,
+    pub ext: &'static str,
 }
+
+/// Source slot `A`.
+pub(super) const A: Slot = Slot {
+    value: "A",
+    ty: "At",
+    ext: "Ax",
+};
+/// Source slot `B`.
+pub(super) const B: Slot = Slot {
+    value: "B",
+    ty: "Bt",
+    ext: "Bx",
+};
+/// Source slot `C`.
+pub(super) const C: Slot = Slot {
+    value: "C",
+    ty: "Ct",
+    ext: "Cx",
+};
+/// The destination `D`, `Dt`, `Dx`.
+pub(super) const D: Slot = Slot {
+    value: "D",
+    ty: "Dt",
+    ext: "Dx",
+};
 
 impl Bits {
-    /// Writes an operand's fields into a source slot (or a destination's `D`/`Dt`/`Dx`).
-    pub(super) fn put(&mut self, slot: &SrcSlot, field: Field) {
-        self.set_field(slot.value.clone(), field.value & 0x3f);
-        self.set_field(slot.ext.clone(), field.value >> 6);
-        self.set_field(slot.ty.clone(), field.ty);
-    }
-}
-
-/// The destination slot shared by most ALU forms: `D` 14:9, `Dt` 8:7, and `Dx` at `ext`.
-pub(super) const fn dst_slot(ext: Range<u32>) -> SrcSlot {
-    SrcSlot {
-        value: 9..15,
-        ty: 7..9,
-        ext,
+    /// Writes an operand's fields into a slot.
+    pub(super) fn put(&mut self, slot: &Slot, field: Field) {
+        self.set(slot.value, field.value & 0x3f);
+        self.set(slot.ext, field.value >> 6);
+        self.set(slot.ty, field.ty);
     }
 }

@@ -5,17 +5,21 @@
 //! Layout: `L R Rt op`, `q2 D q1 Ct C`, `q3 n Tt T`, `q5 St S lod mask`,
 //! `Ox Sx Ot q6 O Tx Dx Cx Rx q4 U`; 8 bytes short, 12 long. Every register operand's 2-bit
 //! extension is in the long part, so registers past r31 (halves past 63) need the long form.
+//! Constant bits, field positions and lengths are the shared description's entries
+//! (`agxc_g13_isa::encoding`, `table_memory`).
 
-use super::bits::{Bits, Length};
+use agxc_g13_isa::Opcode;
+
+use super::bits::Bits;
 use super::error::EncodeErrorKind;
 use super::operand::{half16, run, run32, At, Result};
 use super::Encoded;
 use crate::isa::{ImageWriteOp, Lod, PReg, TexDim, TexIndex, TexOp};
 
-/// Writes a 6-bit field and its 2-bit extension.
-fn put8(b: &mut Bits, low: std::ops::Range<u32>, ext: std::ops::Range<u32>, value: u32) {
-    b.set_field(low, value & 0x3f);
-    b.set_field(ext, value >> 6);
+/// Writes an 8-bit value: its 6-bit field and its 2-bit extension.
+fn put8(b: &mut Bits, low: &str, ext: &str, value: u32) {
+    b.set(low, value & 0x3f);
+    b.set(ext, value >> 6);
 }
 
 /// A texture or sampler slot: (value, 1 if a 16-bit register).
@@ -26,19 +30,19 @@ fn index(at: At, operand: &'static str, i: &TexIndex<PReg>) -> Result<(u32, u32)
     }
 }
 
-/// Encodes a texture instruction; `load` selects `texture_load` (opcode `01110001`) over
-/// `texture_sample` (`00110001`).
-pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
+/// Encodes `texture_sample` or `texture_load` (`op`).
+pub(super) fn texture(at: At, op: Opcode, t: &TexOp<PReg>) -> Result<Encoded> {
+    let load = op == Opcode::TextureLoad;
     let mask = at.range("mask", i64::from(t.mask), 1, 15)?;
-    let mut b = Bits::new(if load { 0b01110001 } else { 0b00110001 });
+    let mut b = Bits::new(op);
 
     let (half, is32) = run(at, "dst", t.dst, mask.count_ones())?;
-    b.set_bit(8, is32);
-    put8(&mut b, 9..15, 72..74, half);
+    b.set_bit("Rt", is32);
+    put8(&mut b, "R", "Rx", half);
 
     let coords = run32(at, "coords", t.coords, t.dim.coord_count())?;
-    put8(&mut b, 16..22, 74..76, coords);
-    b.set_bit(22, t.coords_discard);
+    put8(&mut b, "C", "Cx", coords);
+    b.set_bit("Ct", t.coords_discard);
 
     if load && !matches!(t.lod, Lod::Auto | Lod::LodReg(_) | Lod::LodUniform(_)) {
         return Err(at.not_encodable(
@@ -64,19 +68,20 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
         | Lod::GradientMin(r)
         | Lod::BiasMinReg(r) => run32(at, "lod", r, t.lod.register_count(t.dim))?,
     };
-    put8(&mut b, 24..30, 76..78, lod);
-    b.set_field(52..56, t.lod.code());
+    put8(&mut b, "D", "Dx", lod);
+    b.set("lod", t.lod.code());
 
     let (tex, tex_reg) = index(at, "texture", &t.texture)?;
-    put8(&mut b, 32..38, 78..80, tex);
-    b.set_field(38..40, tex_reg);
+    put8(&mut b, "T", "Tx", tex);
+    b.set("Tt", tex_reg);
     let (samp, samp_reg) = index(at, "sampler", &t.sampler)?;
-    put8(&mut b, 56..62, 92..94, samp);
-    b.set_bit(62, samp_reg == 1);
+    put8(&mut b, "S", "Sx", samp);
+    b.set_bit("St", samp_reg == 1);
 
-    b.set_field(40..43, t.dim.code());
-    b.set_field(48..52, mask);
-    b.set_field(63..64, at.range("slot", i64::from(t.slot), 0, 1)?);
+    b.set("n", t.dim.code());
+    b.set("mask", mask);
+    // The wait slot is the entry's `q5` (bit 63).
+    b.set("q5", at.range("slot", i64::from(t.slot), 0, 1)?);
 
     // Gather (Mesa `agx_pack.c`: the 3-bit `gather` enum at bit 23 of the extension word,
     // i.e. bits 89:87; `agx_opcodes.py`: bit 0 on, bits 2:1 the component).
@@ -91,8 +96,8 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
             return Err(at.not_encodable("gather", "only 2D and cube textures gather"));
         }
         let component = at.range("gather", i64::from(component), 0, 3)?;
-        b.set_bit(87, true);
-        b.set_field(88..90, component);
+        // In the entry's `q6` (bits 90:86): gather on at bit 87, the component at 89:88.
+        b.set("q6", 0b10 | component << 2);
     }
     if let Some(extra) = &t.extra {
         if load && extra.compare {
@@ -103,15 +108,12 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
             return Err(at.not_encodable("extra", "extra registers without compare or offset"));
         }
         let first = run32(at, "extra", extra.regs, count)?;
-        put8(&mut b, 80..86, 94..96, first);
-        b.set_bit(23, extra.compare);
-        b.set_bit(91, extra.offset);
+        put8(&mut b, "O", "Ox", first);
+        // The compare reference flag is the entry's `q1` (bit 23), the offset flag its `Ot`.
+        b.set_bit("q1", extra.compare);
+        b.set_bit("Ot", extra.offset);
     }
-    Ok(b.finish(Length::LongBit {
-        bit: 15,
-        short: 8,
-        long: 12,
-    }))
+    Ok(b.finish())
 }
 
 /// Encodes `image_write` (Mesa's `agx_opcodes.py`: exact bits `0xF1 | (1 << 23) | (9 << 43)`;
@@ -121,25 +123,21 @@ pub(super) fn texture(at: At, load: bool, t: &TexOp<PReg>) -> Result<Encoded> {
 /// (R), 59:58 (C), 61:60 (D), 63:62 (T). 6 bytes, or 8 with `L` (bit 15) when any bit from 48
 /// up is set.
 pub(super) fn image_write(at: At, w: &ImageWriteOp<PReg>) -> Result<Encoded> {
-    let mut b = Bits::new(0xF1 | (1 << 23) | (9 << 43));
+    let mut b = Bits::new(Opcode::ImageWrite);
     let (data, is32) = run(at, "data", w.data, 4)?;
     if !is32 {
         return Err(at.not_encodable("data", "image_write takes 32-bit data here"));
     }
-    b.set_bit(8, true);
-    put8(&mut b, 9..15, 56..58, data);
+    b.set_bit("Rt", true);
+    put8(&mut b, "R", "Rx", data);
     let coords = run32(at, "coords", w.coords, w.dim.coord_count())?;
-    put8(&mut b, 16..22, 58..60, coords);
-    b.set_bit(22, w.coords_discard);
-    put8(&mut b, 24..30, 60..62, u32::from(w.level));
-    b.set_bit(31, true);
+    put8(&mut b, "C", "Cx", coords);
+    b.set_bit("Ct", w.coords_discard);
+    put8(&mut b, "D", "Dx", u32::from(w.level));
+    b.set_bit("Dt", true);
     let (tex, tex_reg) = index(at, "texture", &w.texture)?;
-    put8(&mut b, 32..38, 62..64, tex);
-    b.set_field(38..40, tex_reg);
-    b.set_field(40..43, w.dim.code());
-    Ok(b.finish(Length::LongBit {
-        bit: 15,
-        short: 6,
-        long: 8,
-    }))
+    put8(&mut b, "T", "Tx", tex);
+    b.set("Tt", tex_reg);
+    b.set("n", w.dim.code());
+    Ok(b.finish())
 }

@@ -2,13 +2,15 @@
 //! its named bit fields exactly as the ISA document's bit diagrams draw them
 //! (`seeds/001_9be1231add6061e8.txt`, section "Instructions").
 //!
-//! Place in the pipeline: this is the first step of decoding. [`decode_raw`] finds the entry whose
-//! constant bits match the bytes at a pc, works out the instruction length from the entry's length
-//! rule (the `L` bit), and returns a [`RawInst`]: the entry plus the instruction's bits, with the
-//! bytes a short form omits read as zero ("any bits within those bytes should be read as zero").
-//! The typed decoder (`crate::decode`) reads operand fields out of a [`RawInst`] by name, the
-//! disassembler prints the typed form, and the test-only assembler sets fields by name: the table
-//! is the single description of every encoding.
+//! Both directions read the same entry:
+//! - decoding: [`decode_raw`] finds the entry whose constant bits match the bytes at a pc, works
+//!   out the instruction length from the entry's length rule (the `L` bit), and returns a
+//!   [`RawInst`]: the entry plus the instruction's bits, with the bytes a short form omits read
+//!   as zero ("any bits within those bytes should be read as zero"). The simulator's typed
+//!   decoder reads operand fields out of a [`RawInst`] by name, and its disassembler prints the
+//!   typed form;
+//! - encoding: a [`FieldWriter`] starts from an entry's constant bits and sets fields by name;
+//!   the backend's encoder and the simulator's test assembler build instructions with it.
 //!
 //! Field names follow the document: `D`/`Dt`/`Dx` for a destination's value, type/flags and
 //! extension bits, `A`/`At`/`Am`/`Ax` for a source's value, type, float modifier and extension, and
@@ -20,187 +22,7 @@ mod table_atomic;
 mod table_control;
 mod table_memory;
 
-use std::fmt;
-
-use crate::error::DecodeErrorKind;
-
-/// Every instruction form the simulator knows, one per table entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[allow(missing_docs)] // the variants are the document's instruction names
-pub enum Opcode {
-    MovImm16,
-    MovImm32,
-    GetSr,
-    Iadd,
-    Imadd,
-    Convert,
-    Bitrev,
-    Popcount,
-    Ffs,
-    Bfi,
-    Bfeil,
-    Extr,
-    Shlhi,
-    Shrhi,
-    Asr,
-    Asrh,
-    Bitop,
-    Fmadd,
-    Fmadd16,
-    Fadd,
-    Fadd16,
-    Fmul,
-    Fmul16,
-    Floor,
-    Ceil,
-    Trunc,
-    Rint,
-    Rcp,
-    Rsqrt,
-    RsqrtSpecial,
-    SinPt1,
-    SinPt2,
-    Log2,
-    Exp2,
-    Dfdx,
-    Dfdy,
-    Ret,
-    Stop,
-    Trap,
-    CallReg,
-    CallImm,
-    JmpIncomplete,
-    JmpExecAny,
-    JmpExecNone,
-    PopExec,
-    IfIcmp,
-    IfFcmp,
-    WhileIcmp,
-    WhileFcmp,
-    ElseIcmp,
-    ElseFcmp,
-    Icmpsel,
-    Fcmpsel,
-    IcmpBallot,
-    IcmpQuadBallot,
-    FcmpBallot,
-    FcmpQuadBallot,
-    SimdShuffle,
-    SimdShuffleDown,
-    Wait,
-    LdTile,
-    StTile,
-    LdVar,
-    UniformStore,
-    DeviceLoad,
-    DeviceStore,
-    StackStore,
-    StackLoad,
-    StackGetPtr,
-    StackAdjust,
-    ThreadgroupLoad,
-    ThreadgroupStore,
-    TextureSample,
-    TextureLoad,
-    ImageWrite,
-    ThreadgroupBarrier,
-    SampleMask,
-    Atomic,
-    LocalAtomic,
-}
-
-impl Opcode {
-    /// The document's name for the instruction (the disassembler's mnemonic, except for the
-    /// float operations, which it suffixes with their precision).
-    pub fn name(self) -> &'static str {
-        use Opcode::*;
-        match self {
-            MovImm16 | MovImm32 => "mov_imm",
-            GetSr => "get_sr",
-            Iadd => "iadd",
-            Imadd => "imadd",
-            Convert => "convert",
-            Bitrev => "bitrev",
-            Popcount => "popcount",
-            Ffs => "ffs",
-            Bfi => "bfi",
-            Bfeil => "bfeil",
-            Extr => "extr",
-            Shlhi => "shlhi",
-            Shrhi => "shrhi",
-            Asr => "asr",
-            Asrh => "asrh",
-            Bitop => "bitop",
-            Fmadd => "fmadd32",
-            Fmadd16 => "fmadd16",
-            Fadd => "fadd32",
-            Fadd16 => "fadd16",
-            Fmul => "fmul32",
-            Fmul16 => "fmul16",
-            Floor => "floor",
-            Ceil => "ceil",
-            Trunc => "trunc",
-            Rint => "rint",
-            Rcp => "rcp",
-            Rsqrt => "rsqrt",
-            RsqrtSpecial => "rsqrt_special",
-            SinPt1 => "sin_pt_1",
-            SinPt2 => "sin_pt_2",
-            Log2 => "log2",
-            Exp2 => "exp2",
-            Dfdx => "dfdx",
-            Dfdy => "dfdy",
-            Ret => "ret",
-            Stop => "stop",
-            Trap => "trap",
-            CallReg | CallImm => "call",
-            JmpIncomplete => "jmp_incomplete",
-            JmpExecAny => "jmp_exec_any",
-            JmpExecNone => "jmp_exec_none",
-            PopExec => "pop_exec",
-            IfIcmp => "if_icmp",
-            IfFcmp => "if_fcmp",
-            WhileIcmp => "while_icmp",
-            WhileFcmp => "while_fcmp",
-            ElseIcmp => "else_icmp",
-            ElseFcmp => "else_fcmp",
-            Icmpsel => "icmpsel",
-            Fcmpsel => "fcmpsel",
-            IcmpBallot => "icmp_ballot",
-            IcmpQuadBallot => "icmp_quad_ballot",
-            FcmpBallot => "fcmp_ballot",
-            FcmpQuadBallot => "fcmp_quad_ballot",
-            SimdShuffle => "simd_shuffle",
-            SimdShuffleDown => "simd_shuffle_down",
-            Wait => "wait",
-            LdTile => "ld_tile",
-            StTile => "st_tile",
-            LdVar => "ld_var",
-            UniformStore => "uniform_store",
-            DeviceLoad => "device_load",
-            DeviceStore => "device_store",
-            StackStore => "stack_store",
-            StackLoad => "stack_load",
-            StackGetPtr => "stack_get_ptr",
-            StackAdjust => "stack_adjust",
-            ThreadgroupLoad => "threadgroup_load",
-            ThreadgroupStore => "threadgroup_store",
-            TextureSample => "texture_sample",
-            TextureLoad => "texture_load",
-            ImageWrite => "image_write",
-            ThreadgroupBarrier => "threadgroup_barrier",
-            SampleMask => "sample_mask",
-            Atomic => "atomic",
-            LocalAtomic => "local_atomic",
-        }
-    }
-}
-
-impl fmt::Display for Opcode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::Opcode;
 
 /// One piece of a bit diagram: a constant or a named field, as an inclusive bit range `hi..=lo`
 /// (the document numbers bits from 0 at the least significant bit of the first byte).
@@ -356,14 +178,15 @@ impl RawInst {
         })
     }
 
-    /// The value of a field the form is known to have (the typed decoder's accessor).
-    pub(crate) fn get(&self, name: &str) -> u32 {
+    /// The value of a field the form is known to have (the typed decoder's accessor; the
+    /// decoder asks only for fields of the entry it matched, so a missing one is a bug).
+    pub fn get(&self, name: &str) -> u32 {
         self.field(name)
             .unwrap_or_else(|| panic!("invariant: {} has a field {name}", self.encoding.opcode))
     }
 
     /// The concatenation of fields, most significant first, as the document's `Dx:D`.
-    pub(crate) fn join(&self, names: &[&str]) -> u32 {
+    pub fn join(&self, names: &[&str]) -> u32 {
         names.iter().fold(0u32, |acc, name| {
             let width = self.width_of(name);
             (acc << width) | self.get(name)
@@ -395,7 +218,7 @@ impl RawInst {
 }
 
 /// Bits `hi..=lo` of `bits`.
-pub(crate) fn extract(bits: u128, hi: u8, lo: u8) -> u32 {
+pub fn extract(bits: u128, hi: u8, lo: u8) -> u32 {
     let width = u32::from(hi - lo + 1);
     ((bits >> lo) & ((1u128 << width) - 1)) as u32
 }
@@ -409,13 +232,30 @@ fn read_window(code: &[u8]) -> (u128, usize) {
     (u128::from_le_bytes(buf), n)
 }
 
+/// Why [`decode_raw`] found no instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawDecodeError {
+    /// The matching entry needs more bytes than remain.
+    Truncated {
+        /// Bytes the instruction needs.
+        needed: usize,
+        /// Bytes left in the code.
+        available: usize,
+    },
+    /// No entry matches.
+    UnknownEncoding {
+        /// The first four bytes as a little-endian word.
+        first_bytes: u32,
+    },
+}
+
 /// Decodes the instruction at the start of `code` into its table entry and bits.
 ///
 /// Errors: no entry matches (`UnknownEncoding`), or the matching entry needs more bytes than
 /// remain (`Truncated`).
-pub fn decode_raw(code: &[u8]) -> Result<RawInst, DecodeErrorKind> {
+pub fn decode_raw(code: &[u8]) -> Result<RawInst, RawDecodeError> {
     if code.len() < 2 {
-        return Err(DecodeErrorKind::Truncated {
+        return Err(RawDecodeError::Truncated {
             needed: 2,
             available: code.len(),
         });
@@ -438,7 +278,7 @@ pub fn decode_raw(code: &[u8]) -> Result<RawInst, DecodeErrorKind> {
             continue;
         }
         if usize::from(len) > available {
-            return Err(DecodeErrorKind::Truncated {
+            return Err(RawDecodeError::Truncated {
                 needed: usize::from(len),
                 available,
             });
@@ -449,7 +289,85 @@ pub fn decode_raw(code: &[u8]) -> Result<RawInst, DecodeErrorKind> {
             bits,
         });
     }
-    Err(DecodeErrorKind::UnknownEncoding {
+    Err(RawDecodeError::UnknownEncoding {
         first_bytes: (window & 0xffff_ffff) as u32,
     })
 }
+
+/// An instruction under construction: an entry's constant bits, then fields set by name.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldWriter {
+    encoding: &'static Encoding,
+    bits: u128,
+}
+
+impl FieldWriter {
+    /// Starts an instruction of form `opcode`: its constant bits set, every field 0.
+    pub fn new(opcode: Opcode) -> FieldWriter {
+        let encoding = encoding_of(opcode);
+        FieldWriter {
+            encoding,
+            bits: u128::from(encoding.value),
+        }
+    }
+
+    /// The entry being written.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// The bit range `(hi, lo)` of field `name`, if the form has it.
+    pub fn range_of(&self, name: &str) -> Option<(u8, u8)> {
+        self.encoding.segs.iter().find_map(|seg| match *seg {
+            Seg::Field { name: n, hi, lo } if n == name => Some((hi, lo)),
+            _ => None,
+        })
+    }
+
+    /// Sets field `name` to `value`.
+    ///
+    /// Encoders set only fields of the form they build and check operand ranges first, so a
+    /// missing field or a value wider than its field is a bug in the caller.
+    pub fn set(&mut self, name: &str, value: u32) {
+        let (hi, lo) = self
+            .range_of(name)
+            .unwrap_or_else(|| panic!("invariant: {} has a field {name}", self.encoding.opcode));
+        let width = u32::from(hi - lo + 1);
+        debug_assert!(
+            u64::from(value) < 1u64 << width,
+            "invariant: {}.{name} = {value:#x} checked against its width",
+            self.encoding.opcode
+        );
+        let mask = ((1u128 << width) - 1) << lo;
+        self.bits = (self.bits & !mask) | ((u128::from(value) << lo) & mask);
+    }
+
+    /// Sets a one-bit field.
+    pub fn set_bit(&mut self, name: &str, value: bool) {
+        self.set(name, u32::from(value));
+    }
+
+    /// The bits so far, little-endian from bit 0 of the first byte.
+    pub fn bits(&self) -> u128 {
+        self.bits
+    }
+
+    /// Finishes the instruction: its bits and length. A form with an `L` bit is short when
+    /// every bit past the short form is zero (the document: the omitted bytes read as zero), and
+    /// long with `L` set otherwise.
+    pub fn finish(self) -> (u128, u8) {
+        match self.encoding.length {
+            Length::Fixed(n) => (self.bits, n),
+            Length::LongBit { bit, short, long } => {
+                if self.bits >> (u32::from(short) * 8) == 0 {
+                    (self.bits, short)
+                } else {
+                    (self.bits | 1 << bit, long)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

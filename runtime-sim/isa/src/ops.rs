@@ -1,6 +1,11 @@
 //! The operation selectors of instruction families that share one encoding: float precision,
 //! `convert` modes and rounding, the bit-manipulation and bitfield families, the one-source
-//! float family, the execution-mask stack operations and `bitop` truth tables.
+//! float family, the execution-mask stack operations and `bitop` truth tables. One copy, read by
+//! the backend's instruction type and encoder and by the simulator's decoder, executors and
+//! disassembler. A family member's [`Opcode`] (its own encoding entry, with its sub-operation
+//! code as constant bits) and its mnemonic are the member's `opcode()` and that opcode's name.
+
+use crate::Opcode;
 
 /// Precision of a float arithmetic instruction (`fmadd32` vs `fmadd16`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,6 +83,11 @@ impl ConvertMode {
         }
     }
 
+    /// The mode whose `mode` field value is `code`, if the document defines one.
+    pub fn from_code(code: u32) -> Option<ConvertMode> {
+        ConvertMode::ALL.into_iter().find(|m| m.code() == code)
+    }
+
     /// The disassembler's name (`u8_to_f`, `f_to_s32`, ...).
     pub const fn name(self) -> &'static str {
         match self {
@@ -113,6 +123,15 @@ impl Round {
         }
     }
 
+    /// The rounding whose `round` field value is `code`.
+    pub const fn from_code(code: u32) -> Option<Round> {
+        match code {
+            0 => Some(Round::Rtz),
+            1 => Some(Round::Rte),
+            _ => None,
+        }
+    }
+
     /// The disassembler's name.
     pub const fn name(self) -> &'static str {
         match self {
@@ -129,7 +148,10 @@ pub enum BitUnaryOp {
     Bitrev,
     /// Count set bits.
     Popcount,
-    /// Index of the most significant set bit, -1 if none.
+    /// Index of the most significant set bit, -1 if none. The document's pseudocode scans from
+    /// bit 31 down but, as printed, lacks the loop's `break` and decrement, which would make it
+    /// return the lowest set bit (or never end); applegpu's `applegpu.py`
+    /// (`FindFirstSetInstructionDesc`, "find leading set-bit") has both.
     Ffs,
 }
 
@@ -137,13 +159,23 @@ impl BitUnaryOp {
     /// Every operation.
     pub const ALL: [BitUnaryOp; 3] = [BitUnaryOp::Bitrev, BitUnaryOp::Popcount, BitUnaryOp::Ffs];
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            BitUnaryOp::Bitrev => "bitrev",
-            BitUnaryOp::Popcount => "popcount",
-            BitUnaryOp::Ffs => "ffs",
+            BitUnaryOp::Bitrev => Opcode::Bitrev,
+            BitUnaryOp::Popcount => Opcode::Popcount,
+            BitUnaryOp::Ffs => Opcode::Ffs,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<BitUnaryOp> {
+        BitUnaryOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 
@@ -173,15 +205,25 @@ impl BitfieldOp {
         BitfieldOp::Shrhi,
     ];
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            BitfieldOp::Bfi => "bfi",
-            BitfieldOp::Bfeil => "bfeil",
-            BitfieldOp::Extr => "extr",
-            BitfieldOp::Shlhi => "shlhi",
-            BitfieldOp::Shrhi => "shrhi",
+            BitfieldOp::Bfi => Opcode::Bfi,
+            BitfieldOp::Bfeil => Opcode::Bfeil,
+            BitfieldOp::Extr => Opcode::Extr,
+            BitfieldOp::Shlhi => Opcode::Shlhi,
+            BitfieldOp::Shrhi => Opcode::Shrhi,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<BitfieldOp> {
+        BitfieldOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 
@@ -226,23 +268,33 @@ impl FUnaryOp {
         ]
     };
 
-    /// The mnemonic.
-    pub const fn name(self) -> &'static str {
+    /// The member's instruction form in the shared description.
+    pub const fn opcode(self) -> Opcode {
         match self {
-            FUnaryOp::Floor => "floor",
-            FUnaryOp::Ceil => "ceil",
-            FUnaryOp::Trunc => "trunc",
-            FUnaryOp::Rint => "rint",
-            FUnaryOp::Rcp => "rcp",
-            FUnaryOp::Rsqrt => "rsqrt",
-            FUnaryOp::RsqrtSpecial => "rsqrt_special",
-            FUnaryOp::SinPt1 => "sin_pt_1",
-            FUnaryOp::SinPt2 => "sin_pt_2",
-            FUnaryOp::Log2 => "log2",
-            FUnaryOp::Exp2 => "exp2",
-            FUnaryOp::Dfdx => "dfdx",
-            FUnaryOp::Dfdy => "dfdy",
+            FUnaryOp::Floor => Opcode::Floor,
+            FUnaryOp::Ceil => Opcode::Ceil,
+            FUnaryOp::Trunc => Opcode::Trunc,
+            FUnaryOp::Rint => Opcode::Rint,
+            FUnaryOp::Rcp => Opcode::Rcp,
+            FUnaryOp::Rsqrt => Opcode::Rsqrt,
+            FUnaryOp::RsqrtSpecial => Opcode::RsqrtSpecial,
+            FUnaryOp::SinPt1 => Opcode::SinPt1,
+            FUnaryOp::SinPt2 => Opcode::SinPt2,
+            FUnaryOp::Log2 => Opcode::Log2,
+            FUnaryOp::Exp2 => Opcode::Exp2,
+            FUnaryOp::Dfdx => Opcode::Dfdx,
+            FUnaryOp::Dfdy => Opcode::Dfdy,
         }
+    }
+
+    /// The member whose instruction form is `op`, if `op` is one of the family's.
+    pub fn from_opcode(op: Opcode) -> Option<FUnaryOp> {
+        FUnaryOp::ALL.into_iter().find(|m| m.opcode() == op)
+    }
+
+    /// The mnemonic: the form's name.
+    pub const fn name(self) -> &'static str {
+        self.opcode().name()
     }
 }
 
