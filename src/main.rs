@@ -6,7 +6,6 @@ use std::io::IsTerminal;
 
 use clap::Parser;
 use cli::{run, Cli, Command};
-use tracing_subscriber::fmt::format::FmtSpan;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> std::process::ExitCode {
@@ -17,8 +16,6 @@ fn main() -> std::process::ExitCode {
         tracing_subscriber::fmt()
             .with_env_filter(EnvFilter::from_default_env())
             .with_writer(std::io::stderr)
-            // A closing span reports its busy time: one line per pipeline pass.
-            .with_span_events(FmtSpan::CLOSE)
             // Colour only for a terminal: logs redirected to a file or a pipe stay plain text.
             .with_ansi(std::io::stderr().is_terminal())
             .init();

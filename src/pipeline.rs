@@ -4,8 +4,9 @@
 //! [`crate::compile_function`] and [`crate::optimize`] all run this list, nothing else assembles
 //! the pipeline: the tests' runner and the benchmarks call those functions.
 //!
-//! Each pass runs inside a `tracing` span named `pass` with the pass's name (the command line
-//! prints its time with `RUST_LOG=agxc=info`), and the passes named in
+//! Each pass runs inside a `tracing` span named `pass` with the pass's name, and logs (at
+//! `info`) one `done` event with the thread CPU time and the wall time it took (the command line
+//! prints them with `RUST_LOG=agxc=info`), and the passes named in
 //! [`Options::dump`](crate::Options::dump) (or, when that is empty, in the `AGXC_DUMP`
 //! environment variable: `all` or `PASS,PASS,...`) print the code they leave to stderr, headed
 //! `; after PASS`: the graph IR up to the backend's `isel` (between `saturate` and `elaborate`, a
@@ -15,7 +16,7 @@
 //! no times or addresses, so they are the same on every run.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use agxc_backend_agx::{Machine, MachinePass, PassDump};
 use agxc_egraph::ir::{verify, Function};
@@ -141,6 +142,25 @@ impl DumpPasses {
     }
 }
 
+/// The CPU time this thread has used (`None` where the platform does not say).
+#[cfg(unix)]
+fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, exclusively borrowed timespec for the call's duration.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u32::try_from(ts.tv_nsec).ok()?;
+    (rc == 0).then(|| Duration::new(secs, nanos))
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
 /// Runs passes with their spans and dumps.
 pub(crate) struct Runner {
     dump: DumpPasses,
@@ -190,8 +210,14 @@ impl Runner {
         let span = tracing::info_span!("pass", name);
         let entered = span.enter();
         let start = Instant::now();
+        let cpu_start = thread_cpu_time();
         run(state)?;
-        tracing::debug!(elapsed = ?start.elapsed(), "done");
+        // Both clocks: on a busy machine the wall time (what a span's own `time.busy` would
+        // say) is several times the CPU time the pass used.
+        let cpu = thread_cpu_time()
+            .zip(cpu_start)
+            .map(|(end, begin)| end.saturating_sub(begin));
+        tracing::info!(cpu = ?cpu.unwrap_or_default(), wall = ?start.elapsed(), "done");
         drop(entered);
         for (pass, text) in inner(state) {
             let Some(&pass) = control_flow_pass_names().iter().find(|p| *p == pass) else {

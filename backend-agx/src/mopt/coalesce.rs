@@ -183,7 +183,7 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
     let live = Liveness::new(m, &cfg, &units);
     let mut conflict = vec![false; merges.len()];
     for (b, range) in cfg.blocks.iter().enumerate() {
-        let mut now = live.live_out[b].clone();
+        let mut now = live.live_out(&cfg, b);
         for inst in m.insts[range.clone()].iter().rev() {
             let copy = copy_of(inst);
             let mut defined: Vec<u32> = Vec::new();

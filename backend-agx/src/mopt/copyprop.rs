@@ -222,7 +222,7 @@ fn round(m: &mut MFunction) -> u32 {
         let units = UnitMap::new(m);
         let live = Liveness::new(m, &cfg, &units);
         for (b, range) in cfg.blocks.iter().enumerate() {
-            let mut now = live.live_out[b].clone();
+            let mut now = live.live_out(&cfg, b);
             for inst in m.insts[range.clone()].iter().rev() {
                 inst.for_each_def(|r| {
                     for &d in watched.get(&r.group).into_iter().flatten() {

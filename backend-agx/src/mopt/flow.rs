@@ -53,6 +53,11 @@ impl BitSet {
         BitSet(vec![0; (n as usize).div_ceil(64)])
     }
 
+    /// How many elements the set has room for (a multiple of 64).
+    pub fn capacity(&self) -> u32 {
+        (self.0.len() * 64) as u32
+    }
+
     /// Adds `i`.
     pub fn insert(&mut self, i: u32) {
         self.0[i as usize / 64] |= 1 << (i % 64);
@@ -187,12 +192,11 @@ impl Cfg {
     }
 }
 
-/// Units live into and out of every block.
+/// Units live into every block (what lives out of one is its successors' live-in, computed when
+/// asked: keeping both sets per block doubled the memory, which is blocks times units).
 pub struct Liveness {
     /// Live on entry to each block.
     pub live_in: Vec<BitSet>,
-    /// Live on exit from each block.
-    pub live_out: Vec<BitSet>,
 }
 
 /// Applies one instruction backwards to `live`: its defined units die, its used units live.
@@ -213,28 +217,33 @@ impl Liveness {
     /// Liveness of `m` over `cfg`.
     pub fn new(m: &MFunction, cfg: &Cfg, units: &UnitMap) -> Self {
         let nb = cfg.blocks.len();
-        let mut live_in = vec![BitSet::new(units.total); nb];
-        let mut live_out = vec![BitSet::new(units.total); nb];
+        let mut live = Liveness {
+            live_in: vec![BitSet::new(units.total); nb],
+        };
         let mut changed = true;
         while changed {
             changed = false;
             for b in (0..nb).rev() {
-                let mut out = BitSet::new(units.total);
-                for &s in &cfg.succs[b] {
-                    out.union_with(&live_in[s]);
-                }
-                let mut live = out.clone();
+                let mut now = live.live_out(cfg, b);
                 for inst in m.insts[cfg.blocks[b].clone()].iter().rev() {
-                    step_back(inst, units, &mut live);
+                    step_back(inst, units, &mut now);
                 }
-                live_out[b] = out;
-                if live != live_in[b] {
-                    live_in[b] = live;
+                if now != live.live_in[b] {
+                    live.live_in[b] = now;
                     changed = true;
                 }
             }
         }
-        Liveness { live_in, live_out }
+        live
+    }
+
+    /// Units live on exit from block `b`: the union of its successors' live-in.
+    pub fn live_out(&self, cfg: &Cfg, b: usize) -> BitSet {
+        let mut out = BitSet::new(self.live_in.first().map_or(0, BitSet::capacity));
+        for &s in &cfg.succs[b] {
+            out.union_with(&self.live_in[s]);
+        }
+        out
     }
 }
 

@@ -36,6 +36,7 @@
 
 use agxc_egraph::ir::{Class, Const, CustomOpDef, OpRegistry, Signature, Type};
 use agxc_egraph::opt::rules::{Bindings, Rule, RuleSpec, Tolerance};
+use std::sync::Arc;
 
 /// 2^32 - 512 as f32: the scale that keeps the reciprocal estimate below `2^32 / d`.
 pub const RCP_SCALE_BITS: u32 = 0x4f7f_fffe;
@@ -105,7 +106,7 @@ fn fdiv_term() -> String {
 
 /// The division rules (their right sides are generated, so they are built here rather than
 /// declared with `rule_specs!`).
-pub fn rules(registry: &OpRegistry) -> Vec<Rule> {
+pub fn rules(registry: &Arc<OpRegistry>) -> Vec<Rule> {
     let (udiv, urem) = unsigned_terms("?n", "?d");
     let (udiv_abs, urem_abs) = unsigned_terms("(iabs ?n)", "(iabs ?d)");
     let sdiv =
@@ -153,10 +154,17 @@ pub fn rules(registry: &OpRegistry) -> Vec<Rule> {
         .tol(Tolerance::ExactInRange),
         fdiv_term(),
     ));
-    list.iter()
+    list.into_iter()
         .map(|(spec, rhs)| {
-            Rule::build(spec.name, spec.doc, spec.lhs, rhs, spec, registry)
-                .unwrap_or_else(|e| panic!("the division rules are well-formed: {e}"))
+            Rule::deferred(
+                spec.name.into(),
+                spec.doc,
+                spec.lhs.into(),
+                rhs.into(),
+                &spec,
+                registry,
+            )
+            .unwrap_or_else(|e| panic!("the division rules are well-formed: {e}"))
         })
         .collect()
 }

@@ -19,6 +19,7 @@
 use super::{cmpsel, ops};
 use agxc_egraph::ir::{OpRegistry, Type};
 use agxc_egraph::opt::rules::{Bindings, Domain, Rule, RuleSpec, Tolerance};
+use std::sync::Arc;
 
 /// The largest absolute error of the sin/cos lowering for arguments in `[-1000, 1000]` (the
 /// analytical bound in the module docs; 8.8e-5 measured).
@@ -80,10 +81,11 @@ pub fn specs() -> Vec<RuleSpec> {
 /// The G13 rules, built: the lowerings and modifier fusions above, then compare-and-select
 /// ([`cmpsel::specs`]) and division ([`super::divide::rules`]).
 pub fn rules() -> Vec<Rule> {
-    let registry = OpRegistry::with(&ops::OPS);
+    let registry = Arc::new(OpRegistry::with(&ops::OPS));
     let mut all = specs();
     all.extend(cmpsel::specs());
-    let mut rules = Rule::from_specs(&all, &registry)
+    // Parsed at first use (see agxc_egraph::opt::rules::Rule::deferred).
+    let mut rules = Rule::deferred_specs(&all, &registry)
         .unwrap_or_else(|e| panic!("the G13 rule list is well-formed: {e}"));
     rules.extend(super::divide::rules(&registry));
     rules

@@ -55,6 +55,8 @@ struct RuleState {
     depth: usize,
     /// Never banned (and never limited).
     mandatory: bool,
+    /// The operation at the root of its left side, if known without building the rule.
+    root: Option<Kind>,
     times_banned: u32,
     banned_until: usize,
     /// The iteration of the rule's last complete search.
@@ -108,6 +110,7 @@ impl IncrementalScheduler {
                 let state = RuleState {
                     depth: r.search_depth,
                     mandatory: r.mandatory,
+                    root: r.root_op(),
                     times_banned: 0,
                     banned_until: 0,
                     searched_at: None,
@@ -227,11 +230,14 @@ impl IncrementalScheduler {
         &mut self,
         egraph: &EGraph,
         rw: &'a Rewrite<Node, FactAnalysis>,
+        root: Option<Kind>,
         depth: usize,
         mut limit: usize,
     ) -> Vec<SearchMatches<'a, Node>> {
         let dist = &self.dist;
-        let near = match root_op(rw.searcher.get_pattern_ast()) {
+        // The rule's own root (a lazily built rule's pattern is not asked for: that would
+        // build it); a rule the scheduler was not told about, its pattern's.
+        let near = match root.or_else(|| root_op(rw.searcher.get_pattern_ast())) {
             Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
             None => &self.near[..],
         };
@@ -331,6 +337,7 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
             // A rule the scheduler was not told about: assume the deepest reach.
             depth: max_depth,
             mandatory: false,
+            root: None,
             times_banned: 0,
             banned_until: 0,
             searched_at: None,
@@ -349,7 +356,7 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
             && state.searched_at == iteration.checked_sub(1);
         let limit = threshold.saturating_add(1);
         let matches = if incremental {
-            self.search_near(egraph, rw, state.depth.min(max_depth), limit)
+            self.search_near(egraph, rw, state.root, state.depth.min(max_depth), limit)
         } else {
             self.count(|s| s.full += 1);
             rw.search_with_limit(egraph, limit)

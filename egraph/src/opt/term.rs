@@ -184,6 +184,25 @@ impl Term {
         Ok(t)
     }
 
+    /// The operation at the root of `text`, read without parsing the rest (a lazily built
+    /// rule's left side: what it can match is known before it is parsed); `None` if `text` is
+    /// not an operation applied to operands or names no known operation.
+    pub fn parse_head(text: &str, registry: &OpRegistry) -> Option<Kind> {
+        let mut p = Parser {
+            text,
+            pos: 0,
+            registry,
+        };
+        p.skip_space();
+        if !text[p.pos..].starts_with('(') {
+            return None;
+        }
+        p.pos += 1;
+        p.skip_space();
+        let head = p.atom();
+        p.op_kind(head).ok()
+    }
+
     /// The variables, in order of first appearance.
     pub fn vars(&self) -> Vec<(String, Option<Type>)> {
         let mut out: Vec<(String, Option<Type>)> = Vec::new();

@@ -207,6 +207,11 @@ impl Subst {
         self.map.is_empty()
     }
 
+    /// How many values are replaced.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
     /// Follows chains (`a -> b -> c`).
     pub fn resolve(&self, mut v: Value) -> Value {
         let mut steps = 0;

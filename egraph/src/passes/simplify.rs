@@ -104,12 +104,13 @@ pub fn inline_constant_ifs(f: &mut Function) -> bool {
     });
     let mut dropped: EntitySet<Inst> = EntitySet::with_capacity(f.insts.len());
     let mut subst = Subst::default();
+    let mut folds = Folds::default();
     let mut changed = false;
     for i in ifs {
         if dropped.contains(i) {
             continue;
         }
-        let Some(c) = const_of(f, subst.resolve(f.insts[i].args[0])) else {
+        let Some(c) = folds.value(f, &subst, f.insts[i].args[0], FOLD_DEPTH) else {
             continue;
         };
         let Some(b) = block_of[i].expand() else {
@@ -131,6 +132,74 @@ pub fn inline_constant_ifs(f: &mut Function) -> bool {
     }
     subst.apply(f);
     changed
+}
+
+/// How many pure instructions deep [`Folds::value`] looks through for one condition.
+const FOLD_DEPTH: u32 = 256;
+
+/// The constants values would fold to, as [`fold_constants`] would fold them, read through the
+/// substitution of the `if`s inlined so far in the walk.
+///
+/// The walk needs them for the copies of an unrolled loop: copy `k`'s exit condition is
+/// computed from the values copy `k - 1`'s exit `if` yields, which are constants only once that
+/// `if` is inlined and the arithmetic after it folded. Reading the conditions only as constant
+/// instructions inlined one copy per round of [`run`], each round walking the whole function
+/// (quadratic in the copies: nine rounds for an eight-copy loop); evaluating them here inlines
+/// every copy in one walk, with the same choices, and the next round's [`fold_constants`]
+/// folds the arithmetic as before.
+#[derive(Default)]
+struct Folds {
+    /// Per value: its constant, or `None` with the substitution's size when it was found not
+    /// to fold (a later substitution may make it fold).
+    memo: rustc_hash::FxHashMap<Value, (Option<Const>, usize)>,
+}
+
+impl Folds {
+    fn value(&mut self, f: &Function, subst: &Subst, v: Value, depth: u32) -> Option<Const> {
+        let v = subst.resolve(v);
+        if let Some(c) = const_of(f, v) {
+            return Some(c);
+        }
+        if let Some(&(known, at)) = self.memo.get(&v) {
+            if known.is_some() || at == subst.len() {
+                return known;
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        let ValueDef::Result(i, _) = f.values[v].def else {
+            return None;
+        };
+        let data = &f.insts[i];
+        let folded = match (data.op, data.results.as_slice()) {
+            (Op::Pure(PureOp::Select), _) => {
+                let c = self.value(f, subst, data.args[0], depth - 1)?;
+                let pick = if c.as_bool() {
+                    data.args[1]
+                } else {
+                    data.args[2]
+                };
+                self.value(f, subst, pick, depth - 1)
+            }
+            (Op::Pure(_) | Op::Custom(_), &[r]) => {
+                let ty = f.value_type(r);
+                let args = data.args.clone();
+                let mut consts: SmallVec<[Const; 4]> = SmallVec::new();
+                for a in args {
+                    consts.push(self.value(f, subst, a, depth - 1)?);
+                }
+                match data.op {
+                    Op::Pure(p) => Some(p.eval(&consts, ty)),
+                    Op::Custom(c) => Some(c.eval(&consts, ty)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        self.memo.insert(v, (folded, subst.len()));
+        folded
+    }
 }
 
 /// Marks the `if`s in `insts` and below them as dropped.

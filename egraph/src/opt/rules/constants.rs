@@ -8,6 +8,7 @@ use super::super::language::Kind;
 use super::super::term::Term;
 use super::{guards, Rule, RuleSpec};
 use crate::ir::{Const, Flags, OpRegistry, PureOp, Signature, Type};
+use std::sync::Arc;
 
 /// The rules of this topic.
 pub fn specs() -> Vec<RuleSpec> {
@@ -64,21 +65,20 @@ fn ushr_out_examples() -> Vec<Term> {
 /// `c op x == x op c` for a constant `c` and non-constant `x`, one rule per operation the table
 /// marks [`Flags::COMMUTATIVE`] (so no list of commutative operations is kept here): the only
 /// commutation the optimizer does, and it cannot loop because it needs a constant on the left.
-pub fn commute_constants_right() -> Vec<Rule> {
-    let registry = OpRegistry::new();
+pub fn commute_constants_right(registry: &Arc<OpRegistry>) -> Vec<Rule> {
     PureOp::ALL
         .iter()
         .filter(|op| op.flags().contains(Flags::COMMUTATIVE))
         .filter(|op| matches!(op.signature(), Signature::Binary(_) | Signature::Compare(_)))
         .map(|op| {
             let settings = RuleSpec::new("", "", "", "").guard(guards::const_left);
-            Rule::build(
-                &format!("{}-const-right", op.name().replace('_', "-")),
+            Rule::deferred(
+                format!("{}-const-right", op.name().replace('_', "-")).into(),
                 "c op x == x op c for a constant c: the operation is commutative (ops.rs flags).",
-                &format!("({} ?c ?x)", op.name()),
-                &format!("({} ?x ?c)", op.name()),
+                format!("({} ?c ?x)", op.name()).into(),
+                format!("({} ?x ?c)", op.name()).into(),
                 &settings,
-                &registry,
+                registry,
             )
             .unwrap_or_else(|e| panic!("generated commutation rules are well-formed: {e}"))
         })

@@ -32,6 +32,7 @@ pub mod constants;
 pub mod divide;
 pub mod fusion;
 pub mod guards;
+mod lazy;
 pub mod negabs;
 mod pattern;
 pub mod pow_exp_log;
@@ -42,10 +43,13 @@ pub mod texture;
 pub use pattern::Bindings;
 
 use super::analysis::FactAnalysis;
-use super::language::Node;
+use super::language::{Kind, Node};
 use super::term::{Term, TermError};
 use crate::ir::OpRegistry;
-use egg::Rewrite;
+use egg::{Rewrite, Symbol};
+use lazy::{Lazy, LazyApplier, LazySearcher};
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// A guard: inspects a match (types, constants) and may bind constants for the right side.
 /// Returning `false` rejects the match.
@@ -190,14 +194,28 @@ pub type Examples = fn() -> Vec<Term>;
 #[derive(Clone, Debug)]
 pub enum Origin {
     /// A pattern: the checker instantiates its variables with leaves and constants.
-    Pattern {
-        /// The left-hand pattern.
-        lhs: Term,
-        /// The right-hand term.
-        rhs: Term,
-    },
+    Pattern(PatternSides),
     /// Code: the rule supplies its own example left sides.
     Custom(Examples),
+}
+
+/// The two sides of a pattern rule, parsed when first asked for (see `lazy`).
+#[derive(Clone)]
+pub struct PatternSides(Arc<Lazy>);
+
+impl PatternSides {
+    /// The left-hand pattern and the right-hand term (an error if the rule is malformed).
+    pub fn terms(&self) -> Result<(&Term, &Term), RuleError> {
+        self.0.get().map(|b| (&b.lhs, &b.rhs)).map_err(Clone::clone)
+    }
+}
+
+impl core::fmt::Debug for PatternSides {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("PatternSides")
+            .field(&self.0.lhs_text())
+            .finish()
+    }
 }
 
 /// A rule ready to run: its `egg` rewrite and the facts the report and checker need.
@@ -264,7 +282,7 @@ impl Rule {
     }
 
     /// Builds a pattern rule from texts (for generated rules); `settings` supplies the guard,
-    /// tolerance, domain and mandatory flag.
+    /// tolerance, domain and mandatory flag. Both sides are parsed and checked now.
     pub fn build(
         name: &str,
         doc: &str,
@@ -273,56 +291,120 @@ impl Rule {
         settings: &RuleSpec,
         registry: &OpRegistry,
     ) -> Result<Rule, RuleError> {
-        let term = |text: &str, side: &'static str| {
-            Term::parse(text, registry).map_err(|err| RuleError::Term {
-                rule: name.to_string(),
-                side,
-                err,
-            })
-        };
-        let invalid = |msg: String| RuleError::Invalid {
-            rule: name.to_string(),
+        let rule = Rule::deferred(
+            Cow::Owned(name.to_string()),
+            doc,
+            Cow::Owned(lhs.to_string()),
+            Cow::Owned(rhs.to_string()),
+            settings,
+            &Arc::new(registry.clone()),
+        )?;
+        rule.check()?;
+        Ok(rule)
+    }
+
+    /// Builds a pattern rule that is parsed at its first search that can match (see `lazy`):
+    /// only the operation at the root of the left side is read now. [`Rule::check`] parses the
+    /// rest; until then an error in it goes unnoticed (and the rule matches nothing).
+    pub fn deferred(
+        name: Cow<'static, str>,
+        doc: &str,
+        lhs: Cow<'static, str>,
+        rhs: Cow<'static, str>,
+        settings: &RuleSpec,
+        registry: &Arc<OpRegistry>,
+    ) -> Result<Rule, RuleError> {
+        let search_depth = lazy::text_depth(&lhs);
+        let symbol = Symbol::from(&*name);
+        let name = name.into_owned();
+        let lazy = Arc::new(Lazy::new(
+            Cow::Owned(name.clone()),
+            lhs,
+            rhs,
+            settings.guard,
+            Arc::clone(registry),
+        )?);
+        let rewrite = Rewrite::new(
+            symbol,
+            LazySearcher(Arc::clone(&lazy)),
+            LazyApplier(Arc::clone(&lazy)),
+        )
+        .map_err(|msg| RuleError::Invalid {
+            rule: name.clone(),
             msg,
-        };
-        let lhs = term(lhs, "left")?;
-        let rhs = term(rhs, "right")?;
-        if let Term::Var(..) | Term::Lit(_) = lhs {
-            return Err(invalid("the left side must be an operation".into()));
-        }
-        if settings.guard.is_none() {
-            // Borrowed names: this runs for every rule at every process start.
-            fn names<'t>(t: &'t Term, out: &mut Vec<&'t str>) {
-                match t {
-                    Term::Var(n, _) => out.push(n),
-                    Term::Node(_, kids) => kids.iter().for_each(|k| names(k, out)),
-                    Term::Lit(_) => {}
-                }
-            }
-            let (mut bound, mut used) = (Vec::new(), Vec::new());
-            names(&lhs, &mut bound);
-            names(&rhs, &mut used);
-            if let Some(v) = used.into_iter().find(|v| !bound.contains(v)) {
-                return Err(invalid(format!("`?{v}` is not bound by the left side")));
-            }
-        }
-        let rewrite = pattern::rewrite(name, &lhs, &rhs, settings.guard).map_err(invalid)?;
+        })?;
         Ok(Rule {
-            name: name.to_string(),
+            name,
             doc: doc.trim().to_string(),
             tolerance: settings.tolerance,
             domain: settings.domain,
             mandatory: settings.mandatory,
-            search_depth: depth(&lhs),
-            origin: Origin::Pattern { lhs, rhs },
+            search_depth,
+            origin: Origin::Pattern(PatternSides(lazy)),
             examples: settings.examples,
             rewrite,
         })
     }
 
-    /// Builds every rule of a list (the topic files' lists are internal data; an error there is
-    /// a bug the crate's tests catch).
+    /// Builds every rule of a list, each parsed and checked now.
     pub fn from_specs(specs: &[RuleSpec], registry: &OpRegistry) -> Result<Vec<Rule>, RuleError> {
         specs.iter().map(|s| Rule::from_spec(s, registry)).collect()
+    }
+
+    /// Builds every rule of a list with [`Rule::deferred`] (the built-in lists: they are data
+    /// the crates' tests check completely).
+    pub fn deferred_specs(
+        specs: &[RuleSpec],
+        registry: &Arc<OpRegistry>,
+    ) -> Result<Vec<Rule>, RuleError> {
+        specs
+            .iter()
+            .map(|s| {
+                Rule::deferred(
+                    Cow::Borrowed(s.name),
+                    s.doc,
+                    Cow::Borrowed(s.lhs),
+                    Cow::Borrowed(s.rhs),
+                    s,
+                    registry,
+                )
+            })
+            .collect()
+    }
+
+    /// Parses and checks a pattern rule completely (a deferred one is otherwise parsed at its
+    /// first search); custom rules are built already.
+    pub fn check(&self) -> Result<(), RuleError> {
+        match &self.origin {
+            Origin::Pattern(sides) => {
+                let (lhs, _) = sides.terms()?;
+                let parsed = depth(lhs);
+                if parsed != self.search_depth {
+                    return Err(RuleError::Invalid {
+                        rule: self.name.clone(),
+                        msg: format!(
+                            "the left side's depth read from its text ({}) differs from the \
+                             parsed one ({parsed}): an operation without operands in it?",
+                            self.search_depth
+                        ),
+                    });
+                }
+                Ok(())
+            }
+            Origin::Custom(_) => Ok(()),
+        }
+    }
+
+    /// The operation at the root of the rule's left side, if it has one (a pattern rule's is
+    /// known without parsing it).
+    pub fn root_op(&self) -> Option<Kind> {
+        match &self.origin {
+            Origin::Pattern(sides) => Some(sides.0.root()),
+            Origin::Custom(_) => match self.rewrite.searcher.get_pattern_ast()?.as_ref().last()? {
+                egg::ENodeOrVar::ENode(n) => Some(n.kind),
+                egg::ENodeOrVar::Var(_) => None,
+            },
+        }
     }
 }
 
@@ -335,9 +417,10 @@ fn depth(t: &Term) -> usize {
     }
 }
 
-/// The target-independent rules: every topic file's list, in a fixed order.
+/// The target-independent rules: every topic file's list, in a fixed order (parsed lazily:
+/// see `lazy`).
 pub fn generic_rules() -> Vec<Rule> {
-    let registry = OpRegistry::new();
+    let registry = Arc::new(OpRegistry::new());
     let mut specs = Vec::new();
     specs.extend(constants::specs());
     specs.extend(algebra::specs());
@@ -349,9 +432,9 @@ pub fn generic_rules() -> Vec<Rule> {
     specs.extend(bitfield::specs());
     specs.extend(fusion::specs());
     specs.extend(scaling::specs());
-    let mut rules = Rule::from_specs(&specs, &registry)
+    let mut rules = Rule::deferred_specs(&specs, &registry)
         .unwrap_or_else(|e| panic!("built-in rule lists are well-formed: {e}"));
-    rules.extend(constants::commute_constants_right());
+    rules.extend(constants::commute_constants_right(&registry));
     rules.extend(texture::rules());
     rules
 }
@@ -380,6 +463,36 @@ mod tests {
             assert!(!r.doc.is_empty(), "{} has no identity doc line", r.name);
         }
         assert!(rules.len() > 60, "only {} rules", rules.len());
+    }
+
+    #[test]
+    fn generic_rules_parse_completely() {
+        for r in generic_rules() {
+            r.check().unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    #[test]
+    fn a_deferred_rule_reads_its_root_and_reports_errors_when_checked() {
+        let reg = Arc::new(OpRegistry::new());
+        let spec = |lhs, rhs| RuleSpec::new("r", "d", lhs, rhs);
+        let defer = |s: &RuleSpec| {
+            Rule::deferred(s.name.into(), s.doc, s.lhs.into(), s.rhs.into(), s, &reg)
+        };
+        let r = defer(&spec("(fadd (fmul ?a ?b) ?c)", "(fma ?a ?b ?c)")).expect("root");
+        assert_eq!(r.root_op(), Some(Kind::pure(crate::ir::PureOp::Fadd)));
+        assert_eq!(r.search_depth, 2);
+        r.check().expect("well-formed");
+        // The head is read now: an unknown root operation or no operation fails at once ...
+        assert!(defer(&spec("(frob ?a)", "?a")).is_err());
+        assert!(defer(&spec("?a", "?a")).is_err());
+        // ... the rest when the rule is checked (or first searched).
+        let bad = defer(&spec("(fneg ?a)", "(fneg ?b)")).expect("head reads");
+        assert!(matches!(bad.check(), Err(RuleError::Invalid { .. })));
+        let bad = defer(&spec("(fneg (frob ?a))", "?a")).expect("head reads");
+        assert!(matches!(bad.check(), Err(RuleError::Term { .. })));
+        // A rule built eagerly reports them at once.
+        assert!(Rule::from_spec(&spec("(fneg ?a)", "(fneg ?b)"), &reg).is_err());
     }
 
     #[test]

@@ -14,8 +14,8 @@ use super::super::term::{operand_types, Lit, Term};
 use super::Guard;
 use crate::ir::{Const, Type};
 use egg::{
-    Applier, ENodeOrVar, Id, Language, Pattern, PatternAst, Rewrite, SearchMatches, Searcher,
-    Subst, Symbol, Var,
+    Applier, ENodeOrVar, Id, Language, Pattern, PatternAst, SearchMatches, Searcher, Subst, Symbol,
+    Var,
 };
 use smallvec::SmallVec;
 use std::sync::OnceLock;
@@ -131,13 +131,12 @@ fn lhs_ast(t: &Term, ast: &mut PatternAst<Node>, lits: &mut Vec<(Var, Lit)>) -> 
     })
 }
 
-/// Builds the `egg` rewrite of a pattern rule.
-pub(super) fn rewrite(
-    name: &str,
+/// The searcher and applier of a pattern rule.
+pub(super) fn compile(
     lhs: &Term,
     rhs: &Term,
     guard: Option<Guard>,
-) -> Result<Rewrite<Node, FactAnalysis>, String> {
+) -> Result<(LhsSearcher, RhsApplier), String> {
     let mut ast = PatternAst::default();
     let mut lits = Vec::new();
     lhs_ast(lhs, &mut ast, &mut lits)?;
@@ -151,7 +150,7 @@ pub(super) fn rewrite(
         rhs: to_rhs(rhs)?,
         guard,
     };
-    Rewrite::new(name, searcher, applier)
+    Ok((searcher, applier))
 }
 
 /// The pattern with equal nodes shared, as `Pattern::new` keeps it (egg's own `compact` is
@@ -178,7 +177,12 @@ fn compact(ast: PatternAst<Node>) -> PatternAst<Node> {
     out
 }
 
-struct LhsSearcher {
+/// Whether no e-class holds an e-node of operation `op`.
+pub(super) fn absent(egraph: &EGraph, op: Kind) -> bool {
+    egraph.classes_for_op(&op).is_none_or(|ids| ids.len() == 0)
+}
+
+pub(super) struct LhsSearcher {
     ast: PatternAst<Node>,
     /// The pattern compiled for `egg`'s matching machine, built at the rule's first search
     /// that can find anything: compiling every rule's pattern would cost every process about a
@@ -189,6 +193,11 @@ struct LhsSearcher {
 }
 
 impl LhsSearcher {
+    /// The left side as a pattern (equal nodes shared).
+    pub(super) fn ast(&self) -> &PatternAst<Node> {
+        &self.ast
+    }
+
     fn pattern(&self) -> &Pattern<Node> {
         self.pattern.get_or_init(|| Pattern::new(self.ast.clone()))
     }
@@ -196,9 +205,7 @@ impl LhsSearcher {
     /// Whether no e-class holds the pattern's root operation (then nothing can match).
     fn root_absent(&self, egraph: &EGraph) -> bool {
         match self.ast.as_ref().last() {
-            Some(ENodeOrVar::ENode(e)) => egraph
-                .classes_for_op(&e.discriminant())
-                .is_none_or(|ids| ids.len() == 0),
+            Some(ENodeOrVar::ENode(e)) => absent(egraph, e.discriminant()),
             _ => false,
         }
     }
@@ -275,7 +282,7 @@ impl Searcher<Node, FactAnalysis> for LhsSearcher {
     }
 }
 
-struct RhsApplier {
+pub(super) struct RhsApplier {
     rhs: Rhs,
     guard: Option<Guard>,
 }

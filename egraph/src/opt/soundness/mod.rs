@@ -21,7 +21,7 @@ pub mod texture_model;
 
 use super::analysis::{eval_kind, node_type, EGraph, FactAnalysis};
 use super::language::{Kind, Node};
-use super::rules::{Domain, Origin, Rule, Tolerance};
+use super::rules::{Domain, Origin, Rule, RuleError, Tolerance};
 use super::synth::Rng;
 use super::term::{operand_types, Term};
 use crate::ir::{Const, EffectOp, Signature, Type, Value};
@@ -77,6 +77,9 @@ pub enum Unsound {
         /// Times it fired.
         firings: usize,
     },
+    /// The rule does not parse (a deferred rule is parsed when first needed).
+    #[error("{0}")]
+    Malformed(RuleError),
 }
 
 /// Where two members of an e-class disagree.
@@ -133,8 +136,11 @@ pub fn check_rules(rules: &[Rule], cfg: &CheckConfig) -> Result<Vec<RuleStats>, 
 /// Checks one rule.
 pub fn check_rule(rule: &Rule, cfg: &CheckConfig) -> Result<RuleStats, Unsound> {
     let mut rng = Rng::new(cfg.seed ^ hash(&rule.name));
+    // Rules are parsed at first use; this parses the rest of one (and checks its depth).
+    rule.check().map_err(Unsound::Malformed)?;
     let mut lhss: Vec<Term> = Vec::new();
-    if let Origin::Pattern { lhs, .. } = &rule.origin {
+    if let Origin::Pattern(sides) = &rule.origin {
+        let (lhs, _) = sides.terms().map_err(Unsound::Malformed)?;
         for typing in typings(lhs) {
             for _ in 0..cfg.instances {
                 lhss.push(instantiate(lhs, &typing, &mut rng, rule.domain));
