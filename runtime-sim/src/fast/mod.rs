@@ -65,6 +65,7 @@
 //! statistics when a worker finishes a chunk of work (`Counters::flush`): the same sums.
 
 mod alu;
+mod jit;
 mod lanes;
 mod memory;
 pub(crate) mod ops;
@@ -72,6 +73,7 @@ mod straight;
 
 use crate::decode::inst::Decoded;
 use crate::error::{ExecError, ExecErrorKind};
+use crate::config::Engine;
 use crate::exec::{apply_discards, Flow, GroupState, Machine, SimdGroup};
 use crate::program::{InstMeta, Program};
 use crate::stats::Stats;
@@ -85,6 +87,8 @@ pub(crate) struct Code {
     ops: Vec<Op>,
     /// See [`straight::Runs`].
     runs: straight::Runs,
+    /// The runs compiled to host code, once compiled (see [`jit`]).
+    jit: jit::Jit,
 }
 
 impl Code {
@@ -126,7 +130,11 @@ impl Code {
             })
             .collect::<Vec<Op>>();
         let runs = straight::Runs::build(&ops);
-        Code { ops, runs }
+        Code {
+            ops,
+            runs,
+            jit: jit::Jit::default(),
+        }
     }
 }
 
@@ -151,6 +159,9 @@ pub(crate) struct Counters {
     counts: Vec<u64>,
     /// The host runs the loop compiled for x86-64-v3's extensions.
     x86_64_v3: bool,
+    /// Straight runs this worker executed on the interpreter while the program was not
+    /// compiled (see [`jit::HOT`]).
+    interpreted_runs: u32,
 }
 
 impl Counters {
@@ -158,6 +169,7 @@ impl Counters {
         Counters {
             counts: vec![0; program.insts.len() + 1],
             x86_64_v3: has_x86_64_v3(),
+            interpreted_runs: 0,
         }
     }
 
@@ -287,12 +299,31 @@ fn run_loop<const WIDE: bool>(
     let runs = &program.fast.runs;
     let limit = m.config.step_limit;
     let id = g.id;
+    let engine = m.config.engine;
+    let mut compiled = match engine {
+        Engine::FastCompiled => program.fast.jit.get_or_compile(ops, runs),
+        Engine::Fast => program.fast.jit.get(),
+        _ => None,
+    };
     loop {
         let i = local.i;
         if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
             // A straight run of arithmetic: executed, then counted and timed as a whole.
             let result = if runs.unchecked(i, &g.regs) {
-                straight::run::<WIDE, false>(m.uniforms, g, &ops[run.clone()])
+                match compiled.and_then(|c| c.entry(i)) {
+                    Some(pieces) if g.exec != 0 => {
+                        run_compiled::<WIDE>(m.uniforms, g, ops, pieces, i)
+                    }
+                    _ => {
+                        if compiled.is_none() && engine == Engine::Fast {
+                            counters.interpreted_runs += 1;
+                            if counters.interpreted_runs == jit::HOT {
+                                compiled = program.fast.jit.get_or_compile(ops, runs);
+                            }
+                        }
+                        straight::run::<WIDE, false>(m.uniforms, g, &ops[run.clone()])
+                    }
+                }
             } else {
                 straight::run::<WIDE, true>(m.uniforms, g, &ops[run.clone()])
             };
@@ -377,6 +408,41 @@ fn run_loop<const WIDE: bool>(
             }
         }
     }
+}
+
+/// Runs the compiled pieces of the run starting at operation `start` (known to be free of
+/// hazards, so without checks); on a failure, as [`straight::run`], the index in the run of
+/// the operation that failed and its error.
+#[inline(always)]
+fn run_compiled<const WIDE: bool>(
+    uniforms: &[u32; 256],
+    g: &mut SimdGroup,
+    ops: &[Op],
+    pieces: &[jit::Piece],
+    start: usize,
+) -> Result<(), (usize, ExecErrorKind)> {
+    let mask = lanes::expand(g.exec);
+    for piece in pieces {
+        match piece {
+            jit::Piece::Host { f, waits } => {
+                let rows = g.regs.r.as_mut_ptr().cast::<u32>();
+                // SAFETY: the piece reads and writes only the 128 rows of 32 lanes behind
+                // `rows`, the 256 words behind `uniforms` and the 32 words behind `mask`
+                // (`jit`'s safety notes), all of which live and are not otherwise borrowed
+                // for the call.
+                unsafe { f(rows, uniforms.as_ptr(), mask.as_ptr()) };
+                for &slot in waits.iter() {
+                    g.regs.wait(slot);
+                }
+            }
+            jit::Piece::Interpreted(r) => {
+                let ops = ops.get(r.clone()).unwrap_or(&[]);
+                straight::run::<WIDE, false>(uniforms, g, ops)
+                    .map_err(|(k, e)| (r.start - start + k, e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where execution continues.
