@@ -114,6 +114,12 @@ impl Env {
         };
         let result = machine.run_with(&mut g, &mut self.tg, &mut scratch);
         scratch.flush(&program, &mut self.stats);
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        assert!(
+            !program.fast.compile_failed(),
+            "Cranelift did not compile\n{}",
+            program.disassemble()
+        );
         result.map_err(Error::from)?;
         Ok(g)
     }

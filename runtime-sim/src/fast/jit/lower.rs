@@ -310,19 +310,20 @@ impl Lower<'_, '_> {
 
     /// An f32 result finished for a 32-bit destination, as `fast::alu::finish`.
     fn finish(&mut self, x: Value, sat: bool) -> Value {
-        let x = if sat {
+        let mut bits = self.b.ins().bitcast(I32X4, MemFlagsData::new(), x);
+        if sat {
+            // NaN and values <= 0 to +0, values above 1 to 1.
             let one_s = self.b.ins().f32const(1.0);
             let one = self.b.ins().splat(F32X4, one_s);
             let zero_s = self.b.ins().f32const(0.0);
             let zero = self.b.ins().splat(F32X4, zero_s);
             let above_one = self.b.ins().fcmp(FloatCC::GreaterThan, x, one);
             let above_zero = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
-            let inner = self.b.ins().bitselect(above_zero, x, zero);
-            self.b.ins().bitselect(above_one, one, inner)
-        } else {
-            x
-        };
-        let bits = self.b.ins().bitcast(I32X4, MemFlagsData::new(), x);
+            let zero_bits = self.k(0);
+            let one_bits = self.k(1.0f32.to_bits());
+            let inner = self.b.ins().bitselect(above_zero, bits, zero_bits);
+            bits = self.b.ins().bitselect(above_one, one_bits, inner);
+        }
         let magnitude = self.and_k(bits, 0x7fff_ffff);
         let inf = self.k(0x7f80_0000);
         let nan = self

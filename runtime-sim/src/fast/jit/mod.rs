@@ -119,6 +119,13 @@ impl Jit {
         self.code.get()?.as_ref()
     }
 
+    /// Whether compiling was tried and failed (for the tests: on the hosts Cranelift supports,
+    /// every program must compile).
+    #[cfg(test)]
+    pub fn failed(&self) -> bool {
+        matches!(self.code.get(), Some(None))
+    }
+
     /// The compiled code, compiling `ops` now if no worker has.
     pub fn get_or_compile(&self, ops: &[Op], runs: &Runs) -> Option<&Compiled> {
         self.code
