@@ -69,9 +69,9 @@ mod memory;
 pub(crate) mod ops;
 mod straight;
 
+use crate::config::Engine;
 use crate::decode::inst::Decoded;
 use crate::error::{ExecError, ExecErrorKind};
-use crate::config::Engine;
 use crate::exec::{apply_discards, Flow, GroupState, Machine, SimdGroup};
 use crate::program::{InstMeta, Program};
 use crate::stats::Stats;

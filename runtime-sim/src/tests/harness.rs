@@ -62,8 +62,14 @@ impl Env {
             let mut fast = start.clone();
             let other = fast.run_on(engine, code, live, &setup);
             assert_eq!(reference, other, "{engine:?} disagrees on the result");
-            assert_eq!(self.uniforms, fast.uniforms, "{engine:?} disagrees on uniforms");
-            assert_eq!(self.tg, fast.tg, "{engine:?} disagrees on threadgroup memory");
+            assert_eq!(
+                self.uniforms, fast.uniforms,
+                "{engine:?} disagrees on uniforms"
+            );
+            assert_eq!(
+                self.tg, fast.tg,
+                "{engine:?} disagrees on threadgroup memory"
+            );
             assert_eq!(self.stats, fast.stats, "{engine:?} disagrees on statistics");
             let spans: Vec<_> = self.memory.allocations().collect();
             assert_eq!(spans, fast.memory.allocations().collect::<Vec<_>>());

@@ -179,7 +179,8 @@ pub(super) fn build(b: &mut FunctionBuilder<'_>, ptr: Type, ops: &[&Kind]) {
     let b = l.b;
     let next = b.ins().iadd_imm_s(offset, 16);
     let more = b.ins().icmp_imm_u(IntCC::NotEqual, next, 128);
-    b.ins().brif(more, body, &[BlockArg::Value(next)], exit, &[]);
+    b.ins()
+        .brif(more, body, &[BlockArg::Value(next)], exit, &[]);
     b.switch_to_block(exit);
     b.ins().return_(&[]);
     b.seal_all_blocks();

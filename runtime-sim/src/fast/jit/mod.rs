@@ -269,3 +269,28 @@ fn compile(ops: &[Op], runs: &Runs) -> Option<Compiled> {
         module: Mutex::new(Some(module)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Piece;
+    use crate::program::{Program, ProgramMetadata};
+
+    /// A straight run of `imadd`s compiles to one host piece at its start (so the engines'
+    /// comparisons in the tests run compiled code, not only the interpreter).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    #[test]
+    fn a_straight_run_compiles_to_host_code() {
+        let imadd = [0x1e, 0x09, 0x42, 0x32, 0x00, 0x00, 0x00, 0x00]; // imadd r2, r1, 3, 0
+        let mut code: Vec<u8> = imadd.repeat(3);
+        code.extend_from_slice(&[0x88, 0x00]); // stop
+        let program = Program::load(&code, ProgramMetadata::compute(6)).expect("loads");
+        let fast = &program.fast;
+        let compiled = fast
+            .jit
+            .get_or_compile(&fast.ops, &fast.runs)
+            .expect("compiles");
+        let pieces = compiled.entry(0).expect("an entry at the run's start");
+        assert!(matches!(pieces, [Piece::Host { .. }]), "{pieces:?}");
+        assert!(compiled.entry(1).is_none());
+    }
+}
