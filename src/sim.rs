@@ -157,10 +157,15 @@ fn program(binary: &Binary, stage: SimStage) -> Result<Program, SimError> {
 
 /// Runs the binary's preamble, if it has one, on the uniforms `sim` holds now: one thread,
 /// once, before the main program (the backend's ABI, "Preamble"); it leaves its results in
-/// the uniforms the main program reads. Its statistics are not the main program's.
-fn run_preamble(sim: &mut Simulator, binary: &Binary, bound: &Bound) -> Result<(), SimError> {
+/// the uniforms the main program reads. Its statistics are returned apart from the main
+/// program's and end up in [`Stats::preamble`].
+fn run_preamble(
+    sim: &mut Simulator,
+    binary: &Binary,
+    bound: &Bound,
+) -> Result<Option<Box<Stats>>, SimError> {
     let Some(p) = &binary.preamble else {
-        return Ok(());
+        return Ok(None);
     };
     let meta = ProgramMetadata {
         stage: SimStage::Compute,
@@ -169,9 +174,10 @@ fn run_preamble(sim: &mut Simulator, binary: &Binary, bound: &Bound) -> Result<(
         stack_size: 0,
     };
     let program = Program::load(&p.code, meta).map_err(|e| SimError::Simulator(e.into()))?;
-    sim.dispatch_compute(&program, [1, 1, 1], [1, 1, 1])
+    let stats = sim
+        .dispatch_compute(&program, [1, 1, 1], [1, 1, 1])
         .map_err(|e| bound.regions.explain(e.into()))?;
-    Ok(())
+    Ok(Some(Box::new(stats)))
 }
 
 /// Buffers in device memory, by binding, and the bound textures (storage images among them).
@@ -319,10 +325,11 @@ pub fn run_compute_with(
             ..Dispatch::default()
         },
     )?;
-    run_preamble(&mut sim, binary, &bound)?;
-    let stats = sim
+    let preamble = run_preamble(&mut sim, binary, &bound)?;
+    let mut stats = sim
         .dispatch_compute(&program, groups, binary.metadata.workgroup_size)
         .map_err(|e| bound.regions.explain(e.into()))?;
+    stats.preamble = preamble;
     read_back(&sim, &bound, res)?;
     Ok(stats)
 }
@@ -405,10 +412,11 @@ pub fn run_fragment_with(
         varyings,
         clear,
     };
-    run_preamble(&mut sim, binary, &bound)?;
-    let out = sim
+    let preamble = run_preamble(&mut sim, binary, &bound)?;
+    let mut out = sim
         .shade_fragments(&program, &setup)
         .map_err(|e| bound.regions.explain(e.into()))?;
+    out.stats.preamble = preamble;
     read_back(&sim, &bound, res)?;
     let mut colour = BTreeMap::new();
     for &rt in &abi.render_targets {
@@ -532,10 +540,11 @@ pub fn run_vertex_with(
             _ => {}
         }
     }
-    run_preamble(&mut sim, binary, &bound)?;
-    let stats = sim
+    let preamble = run_preamble(&mut sim, binary, &bound)?;
+    let mut stats = sim
         .dispatch_compute(&program, [groups, 1, 1], [32, 1, 1])
         .map_err(|e| bound.regions.explain(e.into()))?;
+    stats.preamble = preamble;
     let mut out = BTreeMap::new();
     for (slot, addr) in outputs {
         let words = sim.read_f32s(addr, 4 * vertex_count as usize)?;

@@ -15,8 +15,8 @@
 //! loop:          if_icmp r0l, 0 == 0, n=2     ; push two levels: break and continue
 //!                [jmp_exec_none END]
 //!          HEAD: ...body...
-//!                while_icmp r0l, 0 == 0, n=2  ; continuing lanes (r0l 1) wake up
-//!                jmp_exec_any HEAD
+//!                [while_icmp r0l, 0 == 0, n=2]; continuing lanes (r0l 1) wake up,
+//!                jmp_exec_any HEAD            ; when a `continue` under an `if` left some
 //!          END:  pop_exec r0l, 2              ; breaking lanes (r0l 2) wake up
 //! ```
 //!
@@ -228,11 +228,19 @@ pub fn lower(insts: &[MInst<PReg>], exec_stack: bool) -> Vec<Lowered> {
                     head,
                     end_label,
                     while_cmp,
-                    ..
+                    start,
                 }) = frames.pop()
                 {
-                    let (cmp, invert) = while_cmp.unwrap_or((always(), false));
-                    out.push(stack(StackOp::While, cmp, invert, 2));
+                    match while_cmp {
+                        Some((cmp, invert)) => out.push(stack(StackOp::While, cmp, invert, 2)),
+                        // Only a masked `continue` leaves lanes at `r0l` = 1 for the back
+                        // edge to wake; without one the active lanes are exactly those that
+                        // go round again (Mesa's loops have no back-edge `while` either).
+                        None if masked_continue(&insts, start, i) => {
+                            out.push(stack(StackOp::While, always(), false, 2))
+                        }
+                        None => {}
+                    }
                     out.push(Lowered::Instr(Instr::JmpExecAny {
                         target: JumpTarget::Label(head),
                     }));
@@ -401,6 +409,24 @@ fn continue_between(insts: &[MInst<PReg>], start: usize, i: usize) -> bool {
             MInst::Loop => depth += 1,
             MInst::EndLoop => depth -= 1,
             MInst::Continue if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True if the loop opened at `start` and closed at `end` has a `continue` under an `if` of
+/// its own (nested loops' `continue`s excluded): the lanes taking it wait at `r0l` = 1 for the
+/// back edge's `while`. A `continue` directly in the body (the one closing it) masks nothing.
+fn masked_continue(insts: &[MInst<PReg>], start: usize, end: usize) -> bool {
+    let (mut loops, mut ifs) = (0u32, 0u32);
+    for inst in &insts[start + 1..end] {
+        match inst {
+            MInst::Loop => loops += 1,
+            MInst::EndLoop => loops -= 1,
+            MInst::If { .. } if loops == 0 => ifs += 1,
+            MInst::EndIf if loops == 0 => ifs -= 1,
+            MInst::Continue if loops == 0 && ifs > 0 => return true,
             _ => {}
         }
     }
@@ -689,7 +715,7 @@ mod tests {
                 "L0:",
                 "while_icmp r0l, une, r1, 0, 2",
                 "fadd32 r2, r2, r3",
-                "while_icmp r0l, ueq, 0, 0, 2",
+                // No lane waits at r0l = 1 (no masked continue): no back-edge `while`.
                 "jmp_exec_any L0",
                 "L1:",
                 "pop_exec r0l, 2",
@@ -724,7 +750,6 @@ mod tests {
                 "mov_imm r0l, 3",
                 "L3:",
                 "pop_exec r0l, 1",
-                "while_icmp r0l, ueq, 0, 0, 2",
                 "jmp_exec_any L0",
                 "L1:",
                 "pop_exec r0l, 2",

@@ -23,6 +23,11 @@ pub struct Stats {
     pub cycles: Vec<u64>,
     /// Occupancy implied by the program's register use (`None` before a dispatch).
     pub occupancy: Option<Occupancy>,
+    /// The uniform preamble's own statistics when the binary has one: it runs once per
+    /// dispatch, on one SIMD-group, before the main program (the runner that binds the ABI
+    /// fills this in; a bare [`crate::Simulator`] dispatch leaves it `None`). Kept apart
+    /// because Mesa's figures, and the shader-db report, count the two programs separately.
+    pub preamble: Option<Box<Stats>>,
 }
 
 impl Stats {
@@ -74,5 +79,10 @@ impl Stats {
         self.discard_hints += other.discard_hints;
         self.cycles.extend_from_slice(&other.cycles);
         self.occupancy = other.occupancy.or(self.occupancy);
+        match (&mut self.preamble, &other.preamble) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.preamble = Some(theirs.clone()),
+            _ => {}
+        }
     }
 }

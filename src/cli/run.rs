@@ -312,6 +312,12 @@ fn print_stats(stats: &agxc::runtime_sim::stats::Stats) {
             occ.threads_per_core, occ.gpr_halves
         );
     }
+    if let Some(p) = &stats.preamble {
+        println!(
+            "  preamble: ran {} SIMD-group(s), {} instructions",
+            p.simd_groups, p.instructions
+        );
+    }
 }
 
 /// An FNV-1a checksum of float bit patterns, so two runs can be compared at a glance.

@@ -67,6 +67,21 @@ block0:
             .collect();
         assert_eq!(got, want, "divisor {d}");
     }
+    // The statistics show the preamble ran once for the dispatch (one SIMD-group, its own
+    // instruction count), apart from the main program's 8 SIMD-groups of 8 threads.
+    let mut res = Resources::new();
+    res.set_push_constants(3u32.to_le_bytes().to_vec());
+    res.bind_storage(Binding::new(0, 1), vec![0; 4 * 64]);
+    let stats = sim::run_compute(&c.binary, &mut res, [8, 1, 1]).expect("simulates");
+    let pre = stats.preamble.as_ref().expect("the preamble's statistics");
+    assert_eq!(pre.simd_groups, 1);
+    assert_eq!(stats.simd_groups, 8);
+    assert_eq!(
+        pre.instructions,
+        u64::from(preamble.instructions),
+        "straight-line code"
+    );
+    assert!(pre.preamble.is_none());
 }
 
 #[test]

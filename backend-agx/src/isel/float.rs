@@ -20,7 +20,7 @@
 //! - Comparisons: a `bool` register from `fcmpsel`, and a [`CondForm`] for fusing. Ordered
 //!   `fne` and unordered `fequ` need two compares (no condition code is "less or greater").
 
-use agxc_egraph::ir::{CustomOp, Inst, PureOp, Type, Value};
+use agxc_egraph::ir::{CustomOp, Inst, Op, PureOp, Type, Value};
 
 use super::build::{FOUR, NEG_ZERO, ONE};
 use super::{class_of, CondForm, FMod, Isel};
@@ -110,6 +110,9 @@ impl Isel<'_> {
                             || (x == 0.0 && (p == Fmin) == (second == negative))
                     })
                 });
+                // Two operands of the same known sign (say `min(|a|, |b|)`) that compare equal
+                // are the same bits, so either pick is right.
+                let settled = settled || (self.sign_clear(args[0]) && self.sign_clear(args[1]));
                 if settled {
                     self.set(r, pick);
                 } else {
@@ -227,6 +230,20 @@ impl Isel<'_> {
             b: FSrc::imm(NEG_ZERO),
         });
         self.set(r, dst);
+    }
+
+    /// True if `v`'s sign bit is clear whatever its operands (so a zero `v` is +0): an
+    /// absolute value, a power of two, or a constant with the sign bit clear.
+    fn sign_clear(&self, v: Value) -> bool {
+        if let Some(c) = self.konst(v) {
+            return !c.as_f64().is_sign_negative();
+        }
+        self.def_inst(v).is_some_and(|i| {
+            matches!(
+                self.func.insts[i].op,
+                Op::Pure(PureOp::Fabs) | Op::Pure(PureOp::Exp2)
+            )
+        })
     }
 
     /// `1 / x` with docs/g13.md's Newton-Raphson step.

@@ -243,8 +243,8 @@ impl Isel<'_> {
             let reg = self.imm_reg(RegClass::R32, index as u64 & 0xffff_ffff);
             return Ok((MemOffset::Reg { reg, signed: true }, 0));
         }
-        let index = self.index_of(offset, log2);
         let k = bytes >> log2;
+        let index = self.index_of(offset, log2);
         if k == 0 {
             return Ok((
                 MemOffset::Reg {
@@ -274,16 +274,90 @@ impl Isel<'_> {
         ))
     }
 
-    /// The element index of a dynamic byte offset: `x` when the offset is `x * size` (or
-    /// `x * 2size`, `x * 4size` with the shift field), else `offset >> log2(size)`.
+    /// The element index of a dynamic byte offset. When the offset is `x * k` (an `imul` by a
+    /// constant or an `ishl` by one) with `k` a multiple of the element size, the index is
+    /// `x * (k / size)`: `x` itself with the instruction's shift field for a factor of 1, 2 or
+    /// 4, else one `bfi` (a larger power of two) or `imadd` (any other factor) of `x`, with
+    /// up to two factors of two left to the shift field; like Mesa's address lowering
+    /// (`agx_nir_lower_address`, which matches `base + (x << s)` for `s <= 2`), the index is
+    /// sign-extended, which agrees with the 32-bit byte offset whenever that offset is in
+    /// bounds (below 2^31). Any other offset is `offset >> log2(size)`.
     fn index_of(&mut self, offset: Value, log2: u32) -> Index {
-        if let Some((x, shift)) = self.scaled_by(offset, log2) {
+        if let Some((x, k)) = self.scaled_by(offset) {
+            if k.trailing_zeros() >= log2 {
+                let m = k >> log2;
+                let shift = m.trailing_zeros().min(2);
+                let rest = m >> shift;
+                if rest == 1 {
+                    return Index {
+                        reg: self.reg(x),
+                        shift: shift as u8,
+                        signed: true,
+                    };
+                }
+                // Scaling `x` takes an instruction, as shifting the byte offset does; it wins
+                // only when that removes the offset's own computation (its one use is here).
+                // Otherwise the shift of the shared offset is shared too, and `x` need not
+                // outlive it (loop counters would need copies).
+                if self.use_count(offset) > 1 {
+                    return self.index_by_shift(offset, log2);
+                }
+                let reg = self.m.new_group(RegClass::R32);
+                let src = Src::reg(self.reg(x));
+                if rest.is_power_of_two() {
+                    let n = Src::Imm(rest.trailing_zeros() as u8);
+                    self.bitfield_op(BitfieldOp::Bfi, reg, Src::Imm(0), src, n, 0);
+                } else {
+                    let factor = self.imm_src(RegClass::R32, u64::from(rest));
+                    let zero = IntSrc::zext(Src::Imm(0));
+                    self.imadd(reg, IntSrc::zext(src), IntSrc::zext(factor), zero);
+                }
+                return Index {
+                    reg,
+                    shift: shift as u8,
+                    signed: true,
+                };
+            }
+        }
+        if let Some(((x, m1), (y, m2))) = self.scaled_pair(offset, log2) {
+            // `x * c1 + y * c2` (a row and a column): `x * m1 + y * m2` in one or two
+            // `imadd`s, sign-extended like the single term above. Whatever the sum's other
+            // uses, this replaces its shift (equal `imadd`s of several accesses are one after
+            // machine CSE).
+            let reg = self.scaled_sum((x, m1), (y, m2), 0);
             return Index {
-                reg: self.reg(x),
-                shift,
+                reg,
+                shift: 0,
                 signed: true,
             };
         }
+        self.index_by_shift(offset, log2)
+    }
+
+    /// `x * m1 + y * m2 + k` in one `imadd` (a factor of 1 and no `k`) or two.
+    fn scaled_sum(&mut self, (x, m1): (Value, u32), (y, m2): (Value, u32), k: u32) -> VReg {
+        let ((x, m1), (y, m2)) = if m1 == 1 {
+            ((y, m2), (x, m1))
+        } else {
+            ((x, m1), (y, m2))
+        };
+        let mut acc = IntSrc::zext(Src::reg(self.reg(y)));
+        if m2 != 1 || k != 0 {
+            let r = self.m.new_group(RegClass::R32);
+            let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m2)));
+            let add = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(k)));
+            self.imadd(r, acc, factor, add);
+            acc = IntSrc::zext(Src::reg(r));
+        }
+        let r = self.m.new_group(RegClass::R32);
+        let src = IntSrc::zext(Src::reg(self.reg(x)));
+        let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m1)));
+        self.imadd(r, src, factor, acc);
+        r
+    }
+
+    /// `offset >> log2`, unsigned.
+    fn index_by_shift(&mut self, offset: Value, log2: u32) -> Index {
         let reg = self.m.new_group(RegClass::R32);
         let src = Src::reg(self.reg(offset));
         self.bitfield_op(
@@ -301,31 +375,31 @@ impl Isel<'_> {
         }
     }
 
-    /// `(x, s)` if `v = x << (log2 + s)` (as `imul` by a power of two or `ishl`), s in 0..=2.
-    fn scaled_by(&self, v: Value, log2: u32) -> Option<(Value, u8)> {
+    /// `(x, k)` if the i32 value `v` is `x * k` for a positive constant `k` (an `imul` by a
+    /// constant, or an `ishl` by a constant, which the IR takes modulo 32).
+    fn scaled_by(&self, v: Value) -> Option<(Value, u32)> {
         let inst = self.def_inst(v)?;
         let data = &self.func.insts[inst];
-        let (x, amount) = match data.op {
+        let (x, k) = match data.op {
             Op::Pure(PureOp::Imul) => {
                 let (a, b) = (data.args[0], data.args[1]);
-                let (x, k) = match (self.konst(a), self.konst(b)) {
-                    (_, Some(k)) => (a, k),
-                    (Some(k), _) => (b, k),
+                match (self.konst(a), self.konst(b)) {
+                    (_, Some(k)) => (a, k.bits() as u32),
+                    (Some(k), _) => (b, k.bits() as u32),
                     _ => return None,
-                };
-                let k = k.bits();
-                if !k.is_power_of_two() {
-                    return None;
                 }
-                (x, k.trailing_zeros())
             }
-            Op::Pure(PureOp::Ishl) => (data.args[0], self.konst(data.args[1])?.bits() as u32 & 31),
+            Op::Pure(PureOp::Ishl) => {
+                let n = self.konst(data.args[1])?.bits() as u32 & 31;
+                (data.args[0], 1u32 << n)
+            }
             _ => return None,
         };
-        if self.func.value_type(x) != Type::I32 || amount < log2 || amount > log2 + 2 {
+        // A negative factor (`x * -4`, `x << 31`) would need a signed quotient `k / size`.
+        if self.func.value_type(x) != Type::I32 || k as i32 <= 0 {
             return None;
         }
-        Some((x, (amount - log2) as u8))
+        Some((x, k))
     }
 
     /// Push-constant loads at constant offsets read uniforms; returns false if the load needs
@@ -409,9 +483,42 @@ impl Isel<'_> {
                 .map_err(|_| self.unsupported("a workgroup memory offset beyond 64 KiB"));
         }
         let k = bytes >> log2;
-        let idx = match self.scaled_by(offset, log2) {
-            Some((x, 0)) => self.reg(x),
-            _ => {
+        // Only the low 16 bits of the index count, so `(x * c) >> log2` is `x * (c >> log2)`
+        // exactly when `c` is a multiple of the element size: one `imadd` (or `bfi`, or
+        // nothing) with the constant part folded in, instead of a shift out of bytes.
+        let scaled = self
+            .scaled_by(offset)
+            .filter(|&(_, c)| c.trailing_zeros() >= log2)
+            .map(|(x, c)| (x, c >> log2))
+            // As for device memory (`index_of`): scale `x` only where that replaces the
+            // offset's own computation.
+            .filter(|&(_, m)| m == 1 || self.use_count(offset) == 1);
+        let pair = match scaled {
+            None => self.scaled_pair(offset, log2),
+            _ => None,
+        };
+        let idx = match (scaled, pair) {
+            (Some((x, 1)), _) if k == 0 => self.reg(x),
+            (Some((x, m)), _) if k == 0 && m.is_power_of_two() => {
+                let r = self.m.new_group(RegClass::R32);
+                let src = Src::reg(self.reg(x));
+                let n = Src::Imm(m.trailing_zeros() as u8);
+                self.bitfield_op(BitfieldOp::Bfi, r, Src::Imm(0), src, n, 0);
+                r
+            }
+            (Some((x, m)), _) => {
+                let r = self.m.new_group(RegClass::R32);
+                let src = IntSrc::zext(Src::reg(self.reg(x)));
+                let factor = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(m)));
+                let add = IntSrc::zext(self.imm_src(RegClass::R32, u64::from(k)));
+                self.imadd(r, src, factor, add);
+                r
+            }
+            // `x * c1 + y * c2`, both multiples of the element size (`buf[row][col]`): the
+            // index is `x * m1 + y * m2`, one or two `imadd`s, instead of the sum of byte
+            // offsets and its shift.
+            (None, Some((a, b))) => self.scaled_sum(a, b, k),
+            (None, None) => {
                 let r = self.m.new_group(RegClass::R32);
                 let src = Src::reg(self.reg(offset));
                 self.bitfield_op(
@@ -422,18 +529,33 @@ impl Isel<'_> {
                     Src::Imm(log2 as u8),
                     0,
                 );
-                r
+                if k == 0 {
+                    r
+                } else {
+                    let sum = self.m.new_group(RegClass::R32);
+                    let kk = self.imm_src(RegClass::R32, u64::from(k));
+                    self.iadd(sum, IntSrc::zext(Src::reg(r)), IntSrc::zext(kk), false);
+                    sum
+                }
             }
         };
-        let idx = if k == 0 {
-            idx
-        } else {
-            let r = self.m.new_group(RegClass::R32);
-            let kk = self.imm_src(RegClass::R32, u64::from(k));
-            self.iadd(r, IntSrc::zext(Src::reg(idx)), IntSrc::zext(kk), false);
-            r
-        };
         Ok(TgOffset::Reg(idx.lo16()))
+    }
+
+    /// `((x, m1), (y, m2))` if `v = x * (m1 << log2) + y * (m2 << log2)` (an `iadd` of two
+    /// [`Isel::scaled_by`] terms whose factors are multiples of `1 << log2`).
+    fn scaled_pair(&self, v: Value, log2: u32) -> Option<((Value, u32), (Value, u32))> {
+        let inst = self.def_inst(v)?;
+        let data = &self.func.insts[inst];
+        if data.op != Op::Pure(PureOp::Iadd) {
+            return None;
+        }
+        let term = |t: Value| {
+            self.scaled_by(t)
+                .filter(|&(_, c)| c.trailing_zeros() >= log2)
+                .map(|(x, c)| (x, c >> log2))
+        };
+        Some((term(data.args[0])?, term(data.args[1])?))
     }
 
     /// Workgroup-memory loads and stores.

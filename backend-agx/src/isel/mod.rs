@@ -216,6 +216,7 @@ impl<'f> Isel<'f> {
 
     fn block(&mut self, block: Block, is_entry: bool) -> Result<(), BackendError> {
         let insts = self.func.blocks[block].insts.clone();
+        let insts = self.gather_fragment_outputs(insts);
         let mut i = 0;
         while i < insts.len() {
             let inst = insts[i];

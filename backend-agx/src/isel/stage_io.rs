@@ -7,9 +7,9 @@
 //! output, bit for bit): `ld_var` with `perspective` clear into a 32-bit register, which f32 and
 //! i32 inputs use as it is, f16 inputs round to f16 and i16 inputs take the low half of.
 //!
-//! Fine (and default) derivatives are `dfdx`/`dfdy`. Coarse ones take the quad's top row or
-//! left column: the top-left value and its neighbour are broadcast across the quad with
-//! `simd_shuffle` (lane `(thread & ~3) | j`) and subtracted, as the interpreter defines them.
+//! Fine (and default) derivatives are `dfdx`/`dfdy`. Coarse ones are the fine derivative of the
+//! quad's top-left lane (its top row or left column, as the interpreter defines them),
+//! broadcast across the quad with `simd_shuffle` from lane `thread & ~3`.
 
 use agxc_egraph::ir::{
     Axis, Builtin, Const, DerivPrecision, EffectOp, InputSlot, Inst, Interp, Op, OutputSlot, Stage,
@@ -25,6 +25,10 @@ use crate::isa::{
     MemOffset, Precision, RegClass, Round, SpecialReg, Src, UReg,
 };
 use crate::mir::VReg;
+
+/// The farthest apart (in IR instructions) the first and last output of one location may be
+/// for [`Isel::gather_fragment_outputs`] to store them together.
+pub const OUTPUT_GATHER_SPAN: usize = 8;
 
 impl Isel<'_> {
     /// `dst = get_sr sr` into a new 32-bit register.
@@ -454,6 +458,87 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// `insts` with the colour outputs of one location moved together, sorted by component,
+    /// to where the last of them is, so that [`Isel::fragment_output_run_at`] finds the whole
+    /// location: one `st_tile` instead of one per component (Mesa's epilog also stores each
+    /// render target once). Only within a stretch of pure instructions (an output never
+    /// crosses another effect or a nested construct), only for locations written once per
+    /// component there, and only when the first and last output are at most
+    /// [`OUTPUT_GATHER_SPAN`] instructions apart: each earlier component's value then lives
+    /// that much longer, and the run needs consecutive registers.
+    pub(super) fn gather_fragment_outputs(&self, insts: Vec<Inst>) -> Vec<Inst> {
+        if self.func.stage != Stage::Fragment {
+            return insts;
+        }
+        let key = |inst: Inst| match self.func.insts[inst].op {
+            Op::Effect(EffectOp::Output(OutputSlot::Location {
+                location,
+                component,
+            })) => Some((location, component)),
+            _ => None,
+        };
+        let movable = |inst: Inst| {
+            matches!(
+                self.func.insts[inst].op,
+                Op::Const(_) | Op::Pure(_) | Op::Custom(_)
+            ) || key(inst).is_some()
+        };
+        let mut out = Vec::with_capacity(insts.len());
+        let mut start = 0;
+        while start < insts.len() {
+            let mut end = start;
+            while end < insts.len() && movable(insts[end]) {
+                end += 1;
+            }
+            let stretch = &insts[start..end];
+            // Per location: its outputs' positions in the stretch.
+            let mut by_location: std::collections::BTreeMap<u32, Vec<(u8, usize)>> =
+                std::collections::BTreeMap::new();
+            for (pos, &inst) in stretch.iter().enumerate() {
+                if let Some((l, c)) = key(inst) {
+                    by_location.entry(l).or_default().push((c, pos));
+                }
+            }
+            // Where each gathered output goes: the position of its location's last output.
+            let mut moved_to: Vec<Option<usize>> = vec![None; stretch.len()];
+            for outputs in by_location.values() {
+                let first = outputs.first().map_or(0, |o| o.1);
+                let last = outputs.last().map_or(0, |o| o.1);
+                let mut comps: Vec<u8> = outputs.iter().map(|o| o.0).collect();
+                comps.sort_unstable();
+                comps.dedup();
+                if outputs.len() < 2
+                    || comps.len() != outputs.len()
+                    || last - first > OUTPUT_GATHER_SPAN
+                {
+                    continue;
+                }
+                for &(_, pos) in outputs {
+                    moved_to[pos] = Some(last);
+                }
+            }
+            for (pos, &inst) in stretch.iter().enumerate() {
+                match moved_to[pos] {
+                    Some(_) if moved_to[pos] != Some(pos) => {}
+                    Some(_) => {
+                        let mut group: Vec<(u8, Inst)> = (0..stretch.len())
+                            .filter(|&p| moved_to[p] == Some(pos))
+                            .map(|p| (key(stretch[p]).map_or(0, |k| k.1), stretch[p]))
+                            .collect();
+                        group.sort_by_key(|g| g.0);
+                        out.extend(group.into_iter().map(|g| g.1));
+                    }
+                    None => out.push(inst),
+                }
+            }
+            if end < insts.len() {
+                out.push(insts[end]);
+            }
+            start = end + 1;
+        }
+        out
+    }
+
     /// The fragment outputs at the start of `insts` that one `st_tile` can write: back-to-back
     /// `output`s of consecutive components of one location, all stored from registers of one
     /// class (`((location, component), value)` each; empty or one long when there is no run).
@@ -580,41 +665,6 @@ impl Isel<'_> {
         }
         let ty = self.func.value_type(r);
         let class = class_of(ty);
-        if precision == DerivPrecision::Coarse {
-            // The quad's top-left value and its right (x) or lower (y) neighbour, read by
-            // quad broadcasts: lane (thread & ~3) | j.
-            let v = self.reg(a);
-            let v = match self.fsrc(a) {
-                s if s.abs || s.neg => {
-                    let t = self.m.new_group(class);
-                    self.fmov(t, s);
-                    t
-                }
-                _ => v,
-            };
-            let lane = self.get_sr(SpecialReg::ThreadIndexInSimdgroup);
-            let quad = self.m.new_group(RegClass::R32);
-            self.bitop(quad, Src::reg(lane), Src::Imm(28), crate::isa::bitop::AND);
-            let other = if axis == Axis::X { 1 } else { 2 };
-            let read = |isel: &mut Self, j: u8| {
-                let idx = isel.m.new_group(RegClass::R32);
-                isel.bitop(idx, Src::reg(quad), Src::Imm(j), crate::isa::bitop::OR);
-                let dst = isel.m.new_group(class);
-                isel.m.op(crate::isa::Instr::SimdShuffle {
-                    dst,
-                    src: v,
-                    lane: idx.lo16(),
-                });
-                dst
-            };
-            let base = read(self, 0);
-            let next = read(self, other);
-            let dst = self.m.new_group(class);
-            let prec = Self::prec(ty);
-            self.fadd(prec, dst, FSrc::reg(next), FSrc::reg(base).negated());
-            self.set(r, dst);
-            return Ok(());
-        }
         let op = match axis {
             Axis::X => FUnaryOp::Dfdx,
             Axis::Y => FUnaryOp::Dfdy,
@@ -622,6 +672,24 @@ impl Isel<'_> {
         let dst = self.m.new_group(class);
         let s = self.fsrc(a);
         self.funary(op, dst, s);
+        if precision == DerivPrecision::Coarse {
+            // The fine derivative of the quad's top-left lane is `v(1, 0) - v(0, 0)` (x) or
+            // `v(0, 1) - v(0, 0)` (y), the coarse one by the interpreter's definition, with the
+            // same operands: broadcast it across the quad from lane `thread & ~3`. Two
+            // instructions (the lane mask is shared by CSE); Mesa lowers coarse to the fine
+            // form outright, which Vulkan allows but the interpreter does not model.
+            let lane = self.get_sr(SpecialReg::ThreadIndexInSimdgroup);
+            let quad = self.m.new_group(RegClass::R32);
+            self.bitop(quad, Src::reg(lane), Src::Imm(28), crate::isa::bitop::AND);
+            let coarse = self.m.new_group(class);
+            self.m.op(crate::isa::Instr::SimdShuffle {
+                dst: coarse,
+                src: dst,
+                lane: quad.lo16(),
+            });
+            self.set(r, coarse);
+            return Ok(());
+        }
         self.set(r, dst);
         Ok(())
     }

@@ -199,7 +199,10 @@ impl<'m> Lowerer<'m> {
             G::Tan => self.float_fn(inst, 1, |s, xs| {
                 let sin = s.p(P::Sin, &[xs[0]]);
                 let cos = s.p(P::Cos, &[xs[0]]);
-                s.p(P::Fdiv, &[sin, cos])
+                // Vulkan derives tan's precision from sin(x) / cos(x); the G13's sine unit is
+                // far coarser than the division's rounding, so `sin * rcp(cos)` (trig.rs).
+                let r = s.p(P::Rcp, &[cos]);
+                s.p(P::Fmul, &[sin, r])
             }),
             G::Asin => self.float_fn(inst, 1, |s, xs| s.asin(xs[0])),
             G::Acos => self.float_fn(inst, 1, |s, xs| s.acos(xs[0])),
