@@ -12,8 +12,11 @@ use super::{run_compute_with, run_fragment_with, FragmentResult, SimError, SimOp
 use agxc_backend_agx::Binary;
 
 /// The modes compared, the first being the one whose result is returned.
-pub const MODES: [(Engine, usize); 3] =
-    [(Engine::Fast, 0), (Engine::Reference, 1), (Engine::FastCompiled, 3)];
+pub const MODES: [(Engine, usize); 3] = [
+    (Engine::Fast, 0),
+    (Engine::Reference, 1),
+    (Engine::FastCompiled, 3),
+];
 
 fn options(base: &SimOptions, (engine, threads): (Engine, usize)) -> SimOptions {
     SimOptions {
