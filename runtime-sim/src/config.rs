@@ -12,9 +12,16 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
     /// The fast engine (`crate::fast`): the program translated once into specialised
-    /// operations with resolved operands, run by a threaded interpreter.
+    /// operations with resolved operands, run by a threaded interpreter, with its straight
+    /// runs of arithmetic compiled to host code once they have run a few hundred times on one
+    /// host thread (so that small dispatches never pay for the compilation).
     #[default]
     Fast,
+    /// The fast engine with the straight runs compiled before the first one runs: what
+    /// [`Engine::Fast`] does on large dispatches, on every dispatch (the tests use it).
+    FastCompiled,
+    /// The fast engine without compiled code: only its interpreter.
+    FastInterpreted,
     /// The reference executor (`crate::exec`): each decoded instruction interpreted as the ISA
     /// document's pseudocode reads. The specification the fast engine is checked against.
     Reference,

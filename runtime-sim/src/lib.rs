@@ -162,11 +162,17 @@
 //! Two executors implement the semantics: the reference executor (`exec`), which interprets
 //! each decoded instruction as the ISA document's pseudocode reads, and the fast engine
 //! (`fast`, the default), which runs a translation of the program made once at load, with the
-//! common instruction forms specialised and vectorised and the rest handed to the reference
-//! (its module docs say why an interpreter and not a Cranelift JIT). Both keep every check (the
-//! hint sanitizer, the wait scoreboard, uninitialized reads, the step limit) and give
-//! byte-identical results, statistics and errors; the unit tests run every test program on
-//! both, and the corpus and soak tests compare them on compiled shaders.
+//! common instruction forms specialised and vectorised and the rest handed to the reference,
+//! and compiles the straight runs of arithmetic of programs that run long to host code with
+//! Cranelift (`fast`'s module docs say why a JIT of straight runs rather than a further
+//! restructured interpreter or a whole-program compiler). Both keep every check (the hint
+//! sanitizer, the wait scoreboard, uninitialized reads, the step limit) and give
+//! byte-identical results, statistics and errors: compiled code runs only where the
+//! interpreter would skip the checks because none can fail. [`runtime::Engine`] also has the
+//! fast engine with every run compiled from the start (`FastCompiled`, what the tests compare
+//! along with the default) and without compiled code (`FastInterpreted`); the unit tests run
+//! every test program on the reference and both, and the corpus and soak tests compare them
+//! on compiled shaders.
 //!
 //! A dispatch's workgroups (compute) or SIMD-groups (fragment) are spread over host threads
 //! ([`runtime::Config::threads`], every core by default for large dispatches); results,

@@ -1,7 +1,7 @@
 //! Runs a binary in several simulator modes and requires byte-identical results: the fast
 //! engine on the default threads (what users run), the reference engine on one host thread
-//! (the specification), and the fast engine on three threads (forcing the parallel dispatch
-//! even for small grids). The corpus and equivalence tests run every compiled shader this way,
+//! (the specification), and the fast engine with every straight run compiled to host code on
+//! three threads (forcing the compiled code and the parallel dispatch even for small grids). The corpus and equivalence tests run every compiled shader this way,
 //! so the fast engine and the parallel dispatch are checked on everything the compiler emits.
 
 use agxc_egraph::interp::{FragmentGrid, Resources};
@@ -12,8 +12,11 @@ use super::{run_compute_with, run_fragment_with, FragmentResult, SimError, SimOp
 use agxc_backend_agx::Binary;
 
 /// The modes compared, the first being the one whose result is returned.
-pub const MODES: [(Engine, usize); 3] =
-    [(Engine::Fast, 0), (Engine::Reference, 1), (Engine::Fast, 3)];
+pub const MODES: [(Engine, usize); 3] = [
+    (Engine::Fast, 0),
+    (Engine::Reference, 1),
+    (Engine::FastCompiled, 3),
+];
 
 fn options(base: &SimOptions, (engine, threads): (Engine, usize)) -> SimOptions {
     SimOptions {

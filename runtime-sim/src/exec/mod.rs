@@ -201,7 +201,11 @@ impl Machine<'_> {
     ) -> Result<(), ExecError> {
         match self.config.engine {
             crate::config::Engine::Reference => self.run(g, tg),
-            crate::config::Engine::Fast => crate::fast::run(self, g, tg, &mut scratch.fast),
+            crate::config::Engine::Fast
+            | crate::config::Engine::FastCompiled
+            | crate::config::Engine::FastInterpreted => {
+                crate::fast::run(self, g, tg, &mut scratch.fast)
+            }
         }
     }
 

@@ -1,14 +1,13 @@
 //! The fast engine: the default executor ([`crate::runtime::Engine::Fast`]).
 //!
-//! # Design, and why not a JIT
+//! # Design: an interpreter, and hot straight runs compiled with Cranelift
 //! A program is translated once, at [`crate::program::Program::load`], into one [`ops::Op`] per
 //! instruction. The instruction forms that dominate real shaders get a specialised operation
 //! with resolved operands (which register row, uniform or constant; the masks that implement
 //! `abs`/`neg`; the bitop truth table as lane masks; jump targets as instruction indices), and
 //! run as straight 32-lane loops over the structure-of-arrays register file, written
-//! branch-free so that the compiler vectorises them with the host's SIMD (e.g. an f32 add is
-//! a flush, an add and a flush/default-NaN select over 32 lanes). Every other form runs through
-//! the reference executor's `step` on the same state.
+//! branch-free so that the compiler vectorises them with the host's SIMD. Every other form runs
+//! through the reference executor's `step` on the same state.
 //!
 //! Consecutive arithmetic operations form straight runs ([`straight`]): the run loop executes
 //! a run back to back and then does the per-instruction bookkeeping (step limit, statistics,
@@ -16,46 +15,45 @@
 //! a run touches has a hazard as it starts (the common case), its operations skip the
 //! register checks, which provably cannot fail there (see [`straight`]).
 //!
-//! A Cranelift JIT was the other candidate. It was not chosen because:
-//! - the simulator's value is its exactness (docs/g13.md's flushing, default NaNs, the fused
-//!   multiply-add rounded once, f16 double rounding, saturating conversions, per-lane faults
-//!   with the lane order of the reference) and its checks; expressing each of those again in
-//!   Cranelift IR would give a third implementation of the semantics to keep in step, where the
-//!   interpreter shares the reference's scalar functions and its fallback;
-//! - per-instruction bookkeeping that the results depend on stays: the statistics, the timing
-//!   model (register ready times, per instruction), the step limit, the sanitizer and the
-//!   scoreboard. Measured on the ALU-heavy benchmark kernel, the 32-lane arithmetic itself was a
-//!   minority of the time once operands were resolved, so compiled code would have bought less
-//!   than its cost;
-//! - no `unsafe`, no executable memory, no compile latency per program (the 100,000-program soak
-//!   runs each program once), and it builds on every host Rust supports, at the 2-core CI's
-//!   build-time budget (the Cranelift code generator is a large build);
-//! - session 6 (issue 20) weighed it again against what could be finished and tested in the
-//!   time: a profile of the ALU-heavy benchmark kernel (`perf record`, x86-64-v3 loop) put
-//!   about a quarter of the time in the per-instruction bookkeeping of the run loop and the
-//!   timing model, which the straight runs below remove or tighten without a new
-//!   implementation of the semantics (0.65-0.82 s of CPU for `agxc run` of
-//!   `benches/sim_speed/alu_hash_noise` before, 0.34-0.51 s after, output identical). The
-//!   remaining gap to lavapipe on ALU-bound code (see the README's benchmark section) is the
-//!   interpretation itself: per operation one dispatch, operand-kind selection and 32-lane
-//!   loads and stores through memory, against LLVM-compiled SIMD code that keeps values in
-//!   registers. Compiling straight runs to host code is the step that would close it;
-//! - session 7 profiled the slowest `sim_speed` cases first (`perf record` of the bench's child
-//!   mode at 1024x1024): on the texture-bound fragment cases the texture unit's general path
-//!   (a device-memory search and byte reads per texel, a `Texture` copied per lane, the LOD
-//!   computed where it cannot matter) took well over half the time and the fast engine's ALU
-//!   loop 6 to 10%, so the session's time went to the texture unit (`crate::texture`'s
-//!   performance notes) rather than to a JIT, which only the ALU-bound cases (`alu_hash_noise`,
-//!   `frag_noise_fbm`, and the ALU part of `sw_mirror`, about 40% of its time) would gain from.
+//! Such hazard-free runs are where ALU-bound shaders spend their time, and there the
+//! interpreter's cost is the interpretation itself: per operation a dispatch, operand-kind
+//! selection, and 32-lane loads and stores of every source and result through memory. Session 8
+//! (issue 20) therefore compiles them: [`jit`] turns each straight run into host code with
+//! Cranelift (pinned to the 0.135 line, like `cranelift-entity`), which keeps the registers a
+//! run touches in host vector registers four lanes at a time, loads each once and stores each
+//! once under the execution mask. Measured before choosing (`perf record` of `agxc run` of
+//! `benches/sim_speed/alu_hash_noise`): 82% of the process in the fast engine's run loop,
+//! whose straight runs are a few dozen integer and f32 operations long, all of kinds the
+//! compiler handles. The alternatives weighed:
+//! - a further restructured interpreter (closures per operation, lane chunks): it keeps one
+//!   dispatch and one memory round trip per operation and source, the cost being removed;
+//! - compiling whole programs (control flow, memory, textures) to host code: a third
+//!   implementation of the checks and of every instruction, where compiling only the
+//!   straight runs keeps the checks and the bookkeeping in one place (the run loop), and
+//!   compiled code runs only where the interpreter would run without checks, so no check is
+//!   given up ([`jit`] says why the results are the same).
+//!
+//! The costs, and how they are contained: compilation takes a few milliseconds per program,
+//! so [`crate::config::Engine::Fast`] compiles a program only once it has run [`jit::HOT`]
+//! straight runs on a worker (the soaks' thousands of small programs stay interpreted);
+//! generated code is `unsafe` to call, and touches only the register file, uniforms and
+//! mask it is given at offsets fixed when it is built; the Cranelift code generator adds
+//! to the build.
+//!
+//! Session 7 had profiled the texture-bound fragment cases first (`perf record` of the
+//! bench's child mode at 1024x1024): there the texture unit's general path took well over
+//! half the time, and the session's time went to the texture unit (`crate::texture`'s
+//! performance notes).
 //!
 //! # Checks
-//! Nothing is traded for speed: every operation reads and writes registers through the same
+//! Nothing is traded for speed: every interpreted operation reads and writes registers through the same
 //! hazard masks as the reference (`crate::regfile`: one AND per half in the common case), so the
 //! register-cache hint sanitizer, the load scoreboard and the uninitialized-read check report
 //! the same errors at the same pc; the step limit counts every instruction; out-of-range jump
-//! targets fail when taken, with the reference's error. The engines give byte-identical
-//! results, statistics and errors: the unit tests run every test program on both and compare
-//! the final state, the random-program properties compare both on random binaries, and the
+//! targets fail when taken, with the reference's error; compiled runs run only where no check
+//! can fail (see [`jit`]). The engines give byte-identical
+//! results, statistics and errors: the unit tests run every test program on the reference,
+//! the fast engine and the fast engine with every run compiled, and compare the final state, the random-program properties compare both on random binaries, and the
 //! corpus and soak tests compare them on compiled shaders (`agxc-tests`).
 //!
 //! # Statistics
@@ -65,11 +63,13 @@
 //! statistics when a worker finishes a chunk of work (`Counters::flush`): the same sums.
 
 mod alu;
+mod jit;
 mod lanes;
 mod memory;
 pub(crate) mod ops;
 mod straight;
 
+use crate::config::Engine;
 use crate::decode::inst::Decoded;
 use crate::error::{ExecError, ExecErrorKind};
 use crate::exec::{apply_discards, Flow, GroupState, Machine, SimdGroup};
@@ -85,6 +85,8 @@ pub(crate) struct Code {
     ops: Vec<Op>,
     /// See [`straight::Runs`].
     runs: straight::Runs,
+    /// The runs compiled to host code, once compiled (see [`jit`]).
+    jit: jit::Jit,
 }
 
 impl Code {
@@ -126,7 +128,19 @@ impl Code {
             })
             .collect::<Vec<Op>>();
         let runs = straight::Runs::build(&ops);
-        Code { ops, runs }
+        Code {
+            ops,
+            runs,
+            jit: jit::Jit::default(),
+        }
+    }
+}
+
+impl Code {
+    /// Whether compiling this program's runs was tried and failed (see [`jit::Jit::failed`]).
+    #[cfg(test)]
+    pub fn compile_failed(&self) -> bool {
+        self.jit.failed()
     }
 }
 
@@ -151,6 +165,9 @@ pub(crate) struct Counters {
     counts: Vec<u64>,
     /// The host runs the loop compiled for x86-64-v3's extensions.
     x86_64_v3: bool,
+    /// Straight runs this worker executed on the interpreter while the program was not
+    /// compiled (see [`jit::HOT`]).
+    interpreted_runs: u32,
 }
 
 impl Counters {
@@ -158,6 +175,7 @@ impl Counters {
         Counters {
             counts: vec![0; program.insts.len() + 1],
             x86_64_v3: has_x86_64_v3(),
+            interpreted_runs: 0,
         }
     }
 
@@ -287,12 +305,31 @@ fn run_loop<const WIDE: bool>(
     let runs = &program.fast.runs;
     let limit = m.config.step_limit;
     let id = g.id;
+    let engine = m.config.engine;
+    let mut compiled = match engine {
+        Engine::FastCompiled => program.fast.jit.get_or_compile(ops, runs),
+        Engine::Fast => program.fast.jit.get(),
+        _ => None,
+    };
     loop {
         let i = local.i;
         if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
             // A straight run of arithmetic: executed, then counted and timed as a whole.
             let result = if runs.unchecked(i, &g.regs) {
-                straight::run::<WIDE, false>(m.uniforms, g, &ops[run.clone()])
+                match compiled.and_then(|c| c.entry(i)) {
+                    Some(pieces) if g.exec != 0 => {
+                        run_compiled::<WIDE>(m.uniforms, g, ops, pieces, i)
+                    }
+                    _ => {
+                        if compiled.is_none() && engine == Engine::Fast {
+                            counters.interpreted_runs += 1;
+                            if counters.interpreted_runs == jit::HOT {
+                                compiled = program.fast.jit.get_or_compile(ops, runs);
+                            }
+                        }
+                        straight::run::<WIDE, false>(m.uniforms, g, &ops[run.clone()])
+                    }
+                }
             } else {
                 straight::run::<WIDE, true>(m.uniforms, g, &ops[run.clone()])
             };
@@ -377,6 +414,41 @@ fn run_loop<const WIDE: bool>(
             }
         }
     }
+}
+
+/// Runs the compiled pieces of the run starting at operation `start` (known to be free of
+/// hazards, so without checks); on a failure, as [`straight::run`], the index in the run of
+/// the operation that failed and its error.
+#[inline(always)]
+fn run_compiled<const WIDE: bool>(
+    uniforms: &[u32; 256],
+    g: &mut SimdGroup,
+    ops: &[Op],
+    pieces: &[jit::Piece],
+    start: usize,
+) -> Result<(), (usize, ExecErrorKind)> {
+    let mask = lanes::expand(g.exec);
+    for piece in pieces {
+        match piece {
+            jit::Piece::Host { f, waits } => {
+                let rows = g.regs.r.as_mut_ptr().cast::<u32>();
+                // SAFETY: the piece reads and writes only the 128 rows of 32 lanes behind
+                // `rows`, the 256 words behind `uniforms` and the 32 words behind `mask`
+                // (`jit`'s safety notes), all of which live and are not otherwise borrowed
+                // for the call.
+                unsafe { f(rows, uniforms.as_ptr(), mask.as_ptr()) };
+                for &slot in waits.iter() {
+                    g.regs.wait(slot);
+                }
+            }
+            jit::Piece::Interpreted(r) => {
+                let ops = ops.get(r.clone()).unwrap_or(&[]);
+                straight::run::<WIDE, false>(uniforms, g, ops)
+                    .map_err(|(k, e)| (r.start - start + k, e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where execution continues.

@@ -211,6 +211,11 @@ impl Runs {
         (n >= 2 && n as u64 <= steps_left).then_some(i..i + n)
     }
 
+    /// How many operations from `i` on are straight (0: operation `i` is not).
+    pub fn len(&self, i: usize) -> usize {
+        self.len.get(i).map_or(0, |&n| n as usize)
+    }
+
     /// The timing model's view of operations `r` (within a run).
     #[inline(always)]
     pub fn issues(&self, r: Range<usize>) -> &[Issue] {

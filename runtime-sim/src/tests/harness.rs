@@ -1,5 +1,6 @@
-//! Runs test programs on one SIMD-group and exposes its registers. Every program runs on both
-//! engines (the reference executor and the fast engine), from identical copies of the
+//! Runs test programs on one SIMD-group and exposes its registers. Every program runs on every
+//! engine (the reference executor, the fast engine as configured by default, and the fast
+//! engine with its straight runs compiled to host code), from identical copies of the
 //! environment, and everything they leave behind must agree: the result or error, the
 //! SIMD-group's registers, checker state, execution mask, timing and stack, device memory,
 //! uniforms, threadgroup memory and statistics. So every unit test of an instruction's
@@ -55,27 +56,30 @@ impl Env {
         live: u32,
         setup: impl Fn(&mut SimdGroup),
     ) -> Result<SimdGroup, Error> {
-        let mut fast = self.clone();
+        let start = self.clone();
         let reference = self.run_on(Engine::Reference, code, live, &setup);
-        let other = fast.run_on(Engine::Fast, code, live, &setup);
-        assert_eq!(reference, other, "the engines disagree on the result");
-        assert_eq!(
-            self.uniforms, fast.uniforms,
-            "the engines disagree on uniforms"
-        );
-        assert_eq!(
-            self.tg, fast.tg,
-            "the engines disagree on threadgroup memory"
-        );
-        assert_eq!(self.stats, fast.stats, "the engines disagree on statistics");
-        let spans: Vec<_> = self.memory.allocations().collect();
-        assert_eq!(spans, fast.memory.allocations().collect::<Vec<_>>());
-        for (address, len) in spans {
+        for engine in [Engine::Fast, Engine::FastCompiled] {
+            let mut fast = start.clone();
+            let other = fast.run_on(engine, code, live, &setup);
+            assert_eq!(reference, other, "{engine:?} disagrees on the result");
             assert_eq!(
-                self.memory.read(address, len).ok(),
-                fast.memory.read(address, len).ok(),
-                "the engines disagree on device memory at {address:#x}"
+                self.uniforms, fast.uniforms,
+                "{engine:?} disagrees on uniforms"
             );
+            assert_eq!(
+                self.tg, fast.tg,
+                "{engine:?} disagrees on threadgroup memory"
+            );
+            assert_eq!(self.stats, fast.stats, "{engine:?} disagrees on statistics");
+            let spans: Vec<_> = self.memory.allocations().collect();
+            assert_eq!(spans, fast.memory.allocations().collect::<Vec<_>>());
+            for (address, len) in spans {
+                assert_eq!(
+                    self.memory.read(address, len).ok(),
+                    fast.memory.read(address, len).ok(),
+                    "{engine:?} disagrees on device memory at {address:#x}"
+                );
+            }
         }
         reference
     }
@@ -116,6 +120,12 @@ impl Env {
         };
         let result = machine.run_with(&mut g, &mut self.tg, &mut scratch);
         scratch.flush(&program, &mut self.stats);
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        assert!(
+            !program.fast.compile_failed(),
+            "Cranelift did not compile\n{}",
+            program.disassemble()
+        );
         result.map_err(Error::from)?;
         Ok(g)
     }

@@ -191,7 +191,7 @@ fn a_runaway_loop_ends_at_the_configured_step_limit() {
             stack_size: 0,
         };
         let program = Program::load(&code, meta).expect("loads");
-        for engine in [Engine::Fast, Engine::Reference] {
+        for engine in [Engine::Fast, Engine::FastCompiled, Engine::Reference] {
             for threads in [1, 2] {
                 let config = Config {
                     step_limit: 5000,
@@ -232,7 +232,7 @@ fn the_step_limit_stops_a_straight_run_at_the_exact_instruction() {
     let program = Program::load(&code, ProgramMetadata::compute(4)).expect("loads");
     // 8 instructions per iteration: 3 more than a multiple of 8 ends at the fourth `iadd`.
     let limit = 8 * 100 + 3;
-    for engine in [Engine::Fast, Engine::Reference] {
+    for engine in [Engine::Fast, Engine::FastCompiled, Engine::Reference] {
         for threads in [1, 2] {
             let config = Config {
                 step_limit: limit,
@@ -262,7 +262,7 @@ fn dispatches_are_bounded_by_grid_size_and_instruction_budget() {
     ]
     .concat();
     let program = Program::load(&code, ProgramMetadata::compute(4)).expect("loads");
-    for engine in [Engine::Fast, Engine::Reference] {
+    for engine in [Engine::Fast, Engine::FastCompiled, Engine::Reference] {
         for threads in [1, 2] {
             let config = Config {
                 engine,
@@ -535,12 +535,15 @@ fn same_on_every_engine(
         dispatch(program, c, bytes, groups, workgroup, setup)
     };
     let reference = run(Engine::Reference, 1);
-    let fast = run(Engine::Fast, 1);
-    assert_eq!(
-        reference,
-        fast,
-        "the engines disagree on\n{}",
-        program.disassemble()
-    );
+    for engine in [Engine::Fast, Engine::FastCompiled] {
+        let fast = run(engine, 1);
+        assert_eq!(
+            reference,
+            fast,
+            "the reference and {engine:?} disagree on\n{}",
+            program.disassemble()
+        );
+    }
     let _ = run(Engine::Fast, 2);
+    let _ = run(Engine::FastCompiled, 2);
 }
