@@ -101,6 +101,27 @@ fn movable(i: &Instr<VReg>) -> bool {
     pure && !reads_register
 }
 
+/// `iadd r, r, 0` (with or without sign extension, which is the identity at one width).
+fn self_copy(inst: &MInst<VReg>) -> bool {
+    matches!(
+        *inst,
+        MInst::Op(Instr::Iadd {
+            dst,
+            a: crate::isa::IntSrc {
+                src: crate::isa::Src::Reg { reg, .. },
+                ..
+            },
+            b: crate::isa::IntSrc {
+                src: crate::isa::Src::Imm(0),
+                ..
+            },
+            neg_b: false,
+            shift: 0,
+            sat: false,
+        }) if dst.reg == reg
+    )
+}
+
 /// Moves each movable definition to just before its first reader; returns how many moved.
 pub fn sink(f: &mut MFunction) -> u32 {
     let groups = f.groups.len();
@@ -110,7 +131,13 @@ pub fn sink(f: &mut MFunction) -> u32 {
     let mut defs: Vec<Vec<(usize, std::ops::Range<u32>)>> = vec![Vec::new(); groups];
     let mut uses: Vec<Vec<(usize, std::ops::Range<u32>)>> = vec![Vec::new(); groups];
     for (k, inst) in f.insts.iter().enumerate() {
-        inst.for_each_def(|r| defs[r.group as usize].push((k, r.units_range())));
+        // A copy of a register onto itself (left where coalescing gave a value its target's
+        // register; register allocation drops it) reads the value but writes nothing new.
+        // It stays where it is, as a reader: removing it here would free the scheduler to
+        // hoist a vector's components away from their store.
+        if !self_copy(inst) {
+            inst.for_each_def(|r| defs[r.group as usize].push((k, r.units_range())));
+        }
         inst.for_each_use(|r| uses[r.group as usize].push((k, r.units_range())));
     }
     let overlap =
