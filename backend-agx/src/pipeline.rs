@@ -349,8 +349,10 @@ pub(crate) fn schedule_and_allocate(
     m: MFunction,
     limit: u32,
 ) -> Result<(MFunction, regalloc::Allocation), BackendError> {
+    // The three schedules share the blocks' dependence graphs and many list schedules.
+    let prepared = sched::Prepared::new(&m);
     let mut latency_first = m.clone();
-    sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
+    prepared.apply(&mut latency_first, sched::Policy::Occupancy);
     let mut best = (
         regalloc::allocate(latency_first.clone(), limit)?,
         latency_first,
@@ -358,7 +360,7 @@ pub(crate) fn schedule_and_allocate(
     let mut tried = vec![best.1.insts.clone()];
     for policy in [sched::Policy::Pressure, sched::Policy::PressureBottomUp] {
         let mut candidate = m.clone();
-        sched::schedule_with(&mut candidate, policy);
+        prepared.apply(&mut candidate, policy);
         if tried.contains(&candidate.insts) {
             continue;
         }
