@@ -28,7 +28,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::flow::{cross_lane_reads, BitSet, Cfg, Liveness, UnitMap};
+use super::flow::{cross_lane_reads, step_back, Cfg, Liveness, UnitMap};
 use crate::isa::{Instr, IntSrc, Src};
 use crate::mir::{MFunction, MInst, VReg};
 
@@ -182,9 +182,9 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
     let units = UnitMap::new(m);
     let live = Liveness::new(m, &cfg, &units);
     let mut conflict = vec![false; merges.len()];
-    let mut now = BitSet::new(units.total);
-    for b in 0..cfg.blocks.len() {
-        live.walk_back(m, &cfg, &units, b, &mut now, |inst, now| {
+    for (b, range) in cfg.blocks.iter().enumerate() {
+        let mut now = live.live_out(&cfg, b);
+        for inst in m.insts[range.clone()].iter().rev() {
             let copy = copy_of(inst);
             let mut defined: Vec<u32> = Vec::new();
             inst.for_each_def(|r| {
@@ -218,7 +218,8 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
                     }
                 }
             }
-        });
+            step_back(inst, &units, &mut now);
+        }
     }
     let mut used: HashSet<u32> = HashSet::default();
     let mut out = HashMap::default();

@@ -25,7 +25,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::flow::{BitSet, Cfg, Liveness, UnitMap};
+use super::flow::{Cfg, Liveness, UnitMap};
 use super::slots::{for_each_slot, slot_reg, Slot};
 use crate::isa::{float_imm, float_imm_value, FSrc, Instr, IntSrc, Precision, RegClass, Src, UReg};
 use crate::mir::{MFunction, MInst, VReg};
@@ -221,9 +221,9 @@ fn round(m: &mut MFunction) -> u32 {
         let cfg = Cfg::new(&m.insts);
         let units = UnitMap::new(m);
         let live = Liveness::new(m, &cfg, &units);
-        let mut now = BitSet::new(units.total);
-        for b in 0..cfg.blocks.len() {
-            live.walk_back(m, &cfg, &units, b, &mut now, |inst, now| {
+        for (b, range) in cfg.blocks.iter().enumerate() {
+            let mut now = live.live_out(&cfg, b);
+            for inst in m.insts[range.clone()].iter().rev() {
                 inst.for_each_def(|r| {
                     for &d in watched.get(&r.group).into_iter().flatten() {
                         let dv = cands[&d].1;
@@ -232,7 +232,8 @@ fn round(m: &mut MFunction) -> u32 {
                         }
                     }
                 });
-            });
+                super::flow::step_back(inst, &units, &mut now);
+            }
         }
     }
     let chosen: HashMap<u32, (usize, VReg, Value)> = cands

@@ -13,7 +13,7 @@
 //! ([`super::flow`]), so a cycle of copies with no needed reader never becomes live. Every
 //! instruction without side effects that writes no strongly live unit is then deleted.
 
-use super::flow::{BitSet, Cfg, Summaries, UnitMap};
+use super::flow::{BitSet, Cfg, UnitMap};
 use crate::mir::{MFunction, MInst, VReg};
 
 /// Whether `inst` must stay whatever its results' liveness.
@@ -46,104 +46,38 @@ fn step(inst: &MInst<VReg>, units: &UnitMap, live: &mut BitSet) -> bool {
     needed
 }
 
-/// Walks block `b` backwards by strong liveness from its successors' live-in sets (over the
-/// boundary units of `sum`), with `f` told each instruction's position and whether it is
-/// needed; returns the block's live-in set. `now` is scratch space for every unit, empty on
-/// entry and on return; `log` is scratch space too.
-#[allow(clippy::too_many_arguments)]
-fn walk_block(
-    m: &MFunction,
-    cfg: &Cfg,
-    units: &UnitMap,
-    sum: &Summaries,
-    live_in: &[BitSet],
-    b: usize,
-    now: &mut BitSet,
-    log: &mut Vec<u32>,
-    mut f: impl FnMut(usize, bool),
-) -> BitSet {
-    // Every unit ever added to `now`, so that emptying it costs the block's size, not the
-    // function's.
-    log.clear();
-    for &s in &cfg.succs[b] {
-        for k in live_in[s].ones() {
-            let u = sum.boundary[k as usize];
-            now.insert(u);
-            log.push(u);
-        }
-    }
-    for i in cfg.blocks[b].clone().rev() {
-        let inst = &m.insts[i];
-        let needed = step(inst, units, now);
-        if needed {
-            inst.for_each_use(|r| log.extend(units.units(r)));
-        }
-        f(i, needed);
-    }
-    // Live on entry to a block: boundary units alone (the module `flow`'s `Summaries`).
-    let mut entry = BitSet::new(sum.boundary.len() as u32);
-    for &u in log.iter() {
-        if now.contains(u) {
-            now.remove(u);
-            let k = sum.position[u as usize];
-            debug_assert_ne!(
-                k,
-                u32::MAX,
-                "a unit live on entry to a block is a boundary unit"
-            );
-            if k != u32::MAX {
-                entry.insert(k);
-            }
-        }
-    }
-    entry
-}
-
 /// Deletes the instructions of `m` that no needed instruction depends on; returns how many.
 pub fn remove_dead(m: &mut MFunction) -> u32 {
     let cfg = Cfg::new(&m.insts);
     let units = UnitMap::new(m);
-    let sum = Summaries::new(m, &cfg, &units);
     let nb = cfg.blocks.len();
-    let mut live_in = vec![BitSet::new(sum.boundary.len() as u32); nb];
-    let mut now = BitSet::new(units.total);
-    let mut log = Vec::new();
+    let mut live_in = vec![BitSet::new(units.total); nb];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let entry = walk_block(
-                m,
-                &cfg,
-                &units,
-                &sum,
-                &live_in,
-                b,
-                &mut now,
-                &mut log,
-                |_, _| {},
-            );
-            if entry != live_in[b] {
-                live_in[b] = entry;
+            let mut live = BitSet::new(units.total);
+            for &s in &cfg.succs[b] {
+                live.union_with(&live_in[s]);
+            }
+            for inst in m.insts[cfg.blocks[b].clone()].iter().rev() {
+                step(inst, &units, &mut live);
+            }
+            if live != live_in[b] {
+                live_in[b] = live;
                 changed = true;
             }
         }
     }
     let mut keep = vec![true; m.insts.len()];
-    for b in 0..nb {
-        walk_block(
-            m,
-            &cfg,
-            &units,
-            &sum,
-            &live_in,
-            b,
-            &mut now,
-            &mut log,
-            |i, needed| {
-                keep[i] = needed;
-            },
-        );
+    for (b, range) in cfg.blocks.iter().enumerate() {
+        let mut live = BitSet::new(units.total);
+        for &s in &cfg.succs[b] {
+            live.union_with(&live_in[s]);
+        }
+        for i in range.clone().rev() {
+            keep[i] = step(&m.insts[i], &units, &mut live);
+        }
     }
     let before = m.insts.len();
     let mut i = 0;

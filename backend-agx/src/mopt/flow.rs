@@ -73,30 +73,6 @@ impl BitSet {
         self.0[i as usize / 64] & (1 << (i % 64)) != 0
     }
 
-    /// Whether the set has no element.
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    /// Removes every element.
-    pub fn clear(&mut self) {
-        self.0.fill(0);
-    }
-
-    /// The elements, ascending.
-    pub fn ones(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros();
-                    w &= w - 1;
-                    i as u32 * 64 + bit
-                })
-            })
-        })
-    }
-
     /// Adds every element of `other`; true if the set grew.
     pub fn union_with(&mut self, other: &BitSet) -> bool {
         let mut changed = false;
@@ -216,20 +192,11 @@ impl Cfg {
     }
 }
 
-/// Units live into every block.
-///
-/// Only units some block reads before writing them (*upward exposed*) can be live on entry to
-/// a block; every other unit is written before each read in its block, so it is live only
-/// inside blocks. The sets per block are kept over those boundary units alone, and the
-/// dataflow runs on each block's summary (the boundary units it reads first, the ones it
-/// writes), so its cost is the blocks times the boundary units (in 64-bit words), not the
-/// blocks times every unit: a function of many short blocks has far fewer values crossing
-/// blocks than values.
+/// Units live into every block (what lives out of one is its successors' live-in, computed when
+/// asked: keeping both sets per block doubled the memory, which is blocks times units).
 pub struct Liveness {
-    /// The boundary units (ascending); set positions below index this list.
-    boundary: Vec<u32>,
-    /// Live on entry to each block, over the boundary units.
-    live_in: Vec<BitSet>,
+    /// Live on entry to each block.
+    pub live_in: Vec<BitSet>,
 }
 
 /// Applies one instruction backwards to `live`: its defined units die, its used units live.
@@ -246,160 +213,37 @@ pub fn step_back(inst: &MInst<VReg>, units: &UnitMap, live: &mut BitSet) {
     });
 }
 
-/// No block (a stamp), no position.
-const NONE: u32 = u32::MAX;
-
-/// Each block's summary for backward dataflow, and the *boundary* units (those some block
-/// reads before writing them: the only ones that can be live on entry to a block).
-pub struct Summaries {
-    /// Per block, the units it reads before writing them (an instruction reads its sources
-    /// before writing: [`step_back`]).
-    pub first_reads: Vec<Vec<u32>>,
-    /// Per block, the units it writes.
-    pub writes: Vec<Vec<u32>>,
-    /// The boundary units, ascending.
-    pub boundary: Vec<u32>,
-    /// Each unit's position in `boundary`, or `u32::MAX`.
-    pub position: Vec<u32>,
-}
-
-impl Summaries {
-    /// The summaries of `cfg`'s blocks, in one forward walk over `m`.
-    pub fn new(m: &MFunction, cfg: &Cfg, units: &UnitMap) -> Self {
-        let nb = cfg.blocks.len();
-        // `written[u]` / `read[u]`: the last block that wrote / read first unit `u`.
-        let total = units.total as usize;
-        let mut written = vec![NONE; total];
-        let mut read = vec![NONE; total];
-        let mut first_reads: Vec<Vec<u32>> = Vec::with_capacity(nb);
-        let mut writes: Vec<Vec<u32>> = Vec::with_capacity(nb);
-        for (b, range) in cfg.blocks.iter().enumerate() {
-            let b = b as u32;
-            let (mut gen, mut kill) = (Vec::new(), Vec::new());
-            for inst in &m.insts[range.clone()] {
-                inst.for_each_use(|r| {
-                    for u in units.units(r) {
-                        let i = u as usize;
-                        if written[i] != b && read[i] != b {
-                            read[i] = b;
-                            gen.push(u);
-                        }
-                    }
-                });
-                inst.for_each_def(|r| {
-                    for u in units.units(r) {
-                        let i = u as usize;
-                        if written[i] != b {
-                            written[i] = b;
-                            kill.push(u);
-                        }
-                    }
-                });
-            }
-            first_reads.push(gen);
-            writes.push(kill);
-        }
-        let mut boundary: Vec<u32> = first_reads.iter().flatten().copied().collect();
-        boundary.sort_unstable();
-        boundary.dedup();
-        let mut position = read;
-        position.fill(NONE);
-        for (k, &u) in boundary.iter().enumerate() {
-            position[u as usize] = k as u32;
-        }
-        Summaries {
-            first_reads,
-            writes,
-            boundary,
-            position,
-        }
-    }
-
-    /// `list`'s boundary units as a set over the boundary positions.
-    pub fn over_boundary(&self, list: &[u32]) -> BitSet {
-        let mut set = BitSet::new(self.boundary.len() as u32);
-        for &u in list {
-            let k = self.position[u as usize];
-            if k != NONE {
-                set.insert(k);
-            }
-        }
-        set
-    }
-}
-
 impl Liveness {
     /// Liveness of `m` over `cfg`.
     pub fn new(m: &MFunction, cfg: &Cfg, units: &UnitMap) -> Self {
         let nb = cfg.blocks.len();
-        let sum = Summaries::new(m, cfg, units);
-        let n = sum.boundary.len() as u32;
-        let gen: Vec<BitSet> = sum
-            .first_reads
-            .iter()
-            .map(|l| sum.over_boundary(l))
-            .collect();
-        let kill: Vec<BitSet> = sum.writes.iter().map(|l| sum.over_boundary(l)).collect();
         let mut live = Liveness {
-            boundary: sum.boundary,
-            live_in: vec![BitSet::new(n); nb],
+            live_in: vec![BitSet::new(units.total); nb],
         };
-        let mut out = BitSet::new(n);
         let mut changed = true;
         while changed {
             changed = false;
             for b in (0..nb).rev() {
-                out.clear();
-                for &s in &cfg.succs[b] {
-                    out.union_with(&live.live_in[s]);
+                let mut now = live.live_out(cfg, b);
+                for inst in m.insts[cfg.blocks[b].clone()].iter().rev() {
+                    step_back(inst, units, &mut now);
                 }
-                // live_in = gen | (out & !kill), grown in place (it only grows).
-                let li = &mut live.live_in[b];
-                for ((w, (&o, &k)), &g) in
-                    li.0.iter_mut()
-                        .zip(out.0.iter().zip(&kill[b].0))
-                        .zip(&gen[b].0)
-                {
-                    let v = g | (o & !k);
-                    if v != *w {
-                        *w = v;
-                        changed = true;
-                    }
+                if now != live.live_in[b] {
+                    live.live_in[b] = now;
+                    changed = true;
                 }
             }
         }
         live
     }
 
-    /// Walks block `b` of `cfg` from its last instruction to its first, calling `f` with each
-    /// instruction and the units (of [`UnitMap`]) live right after it. `now` is scratch space
-    /// for every unit, empty on entry and on return (so one set serves every block).
-    pub fn walk_back(
-        &self,
-        m: &MFunction,
-        cfg: &Cfg,
-        units: &UnitMap,
-        b: usize,
-        now: &mut BitSet,
-        mut f: impl FnMut(&MInst<VReg>, &BitSet),
-    ) {
+    /// Units live on exit from block `b`: the union of its successors' live-in.
+    pub fn live_out(&self, cfg: &Cfg, b: usize) -> BitSet {
+        let mut out = BitSet::new(self.live_in.first().map_or(0, BitSet::capacity));
         for &s in &cfg.succs[b] {
-            for k in self.live_in[s].ones() {
-                now.insert(self.boundary[k as usize]);
-            }
+            out.union_with(&self.live_in[s]);
         }
-        for inst in m.insts[cfg.blocks[b].clone()].iter().rev() {
-            f(inst, now);
-            step_back(inst, units, now);
-        }
-        // What is live on entry to the block is its live-in set, boundary units alone.
-        for k in self.live_in[b].ones() {
-            now.remove(self.boundary[k as usize]);
-        }
-        debug_assert!(
-            now.is_empty(),
-            "a unit live on entry to a block is a boundary unit"
-        );
+        out
     }
 }
 

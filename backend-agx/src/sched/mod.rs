@@ -83,6 +83,10 @@
 //! was first written (quadratic: every pair tested for a dependence, the ready list rescanned
 //! and every candidate's pressure change recomputed at every pick) is kept as a test-only
 //! reference, and the tests check that both produce the same schedules.
+//!
+//! The three policies share one [`Prepared`]: the graphs, the pressure-first orders and every
+//! list schedule made are built once per function (a list schedule depends on its block and
+//! arguments alone, and the policies ask for many of the same ones).
 
 use std::cell::RefCell;
 use std::ops::Range;
