@@ -297,11 +297,15 @@ impl Machine {
             abi,
         };
         let preamble = match self.preamble {
-            Some(f) => Some(compile_preamble(f, self.opts.max_gpr_halves.min(256))?),
+            Some(f) => Some(compile_preamble(
+                f,
+                self.opts.max_gpr_halves.min(256),
+                self.opts.disassemble,
+            )?),
             None => None,
         };
         Ok(Binary {
-            disassembly: emitted.listing(),
+            disassembly: listing(&emitted, self.opts.disassemble),
             code: emitted.code,
             metadata,
             stats,
@@ -312,17 +316,30 @@ impl Machine {
 }
 
 /// The preamble's machine function allocated, lowered and encoded like the main program's
-/// (not scheduled: it runs once, on one thread).
-fn compile_preamble(f: MFunction, limit: u32) -> Result<PreambleCode, BackendError> {
+/// (not scheduled: it runs once, on one thread); its listing when `disassemble`.
+fn compile_preamble(
+    f: MFunction,
+    limit: u32,
+    disassemble: bool,
+) -> Result<PreambleCode, BackendError> {
     let a = regalloc::allocate(f, limit)?;
     let lowered = crate::waits::insert(cflow::lower(&a.insts, a.exec_stack));
     let emitted = emit::emit(&lowered)?;
     Ok(PreambleCode {
         instructions: emitted.items.len() as u32,
-        disassembly: emitted.listing(),
+        disassembly: listing(&emitted, disassemble),
         code: emitted.code,
         gpr_halves: a.gpr_halves,
     })
+}
+
+/// The listing of `emitted` when `disassemble` ([`CompileOptions::disassemble`]), else empty.
+fn listing(emitted: &emit::Emitted, disassemble: bool) -> String {
+    if disassemble {
+        emitted.listing()
+    } else {
+        String::new()
+    }
 }
 
 /// `sched`: schedules for latency within the occupancy step and for register pressure (top-down
