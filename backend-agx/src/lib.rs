@@ -100,6 +100,10 @@ pub struct CompileOptions {
     pub hints: bool,
     /// Keep the machine code after each pass in [`Binary::dumps`].
     pub dump_passes: bool,
+    /// Write [`Binary::disassembly`] (and the preamble's): formatting the listing is a few
+    /// percent of compiling a small shader, which a caller that wants the bytes alone (`agxc
+    /// compile` to a binary file) need not pay. When off, the listings are empty.
+    pub disassemble: bool,
 }
 
 impl Default for CompileOptions {
@@ -109,6 +113,7 @@ impl Default for CompileOptions {
             schedule: true,
             hints: true,
             dump_passes: false,
+            disassemble: true,
         }
     }
 }

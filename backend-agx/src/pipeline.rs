@@ -305,11 +305,15 @@ impl Machine {
             abi,
         };
         let preamble = match self.preamble {
-            Some(f) => Some(compile_preamble(f, self.opts.max_gpr_halves.min(256))?),
+            Some(f) => Some(compile_preamble(
+                f,
+                self.opts.max_gpr_halves.min(256),
+                self.opts.disassemble,
+            )?),
             None => None,
         };
         Ok(Binary {
-            disassembly: emitted.listing(),
+            disassembly: listing(&emitted, self.opts.disassemble),
             code: emitted.code,
             metadata,
             stats,
@@ -320,17 +324,30 @@ impl Machine {
 }
 
 /// The preamble's machine function allocated, lowered and encoded like the main program's
-/// (not scheduled: it runs once, on one thread).
-fn compile_preamble(f: MFunction, limit: u32) -> Result<PreambleCode, BackendError> {
+/// (not scheduled: it runs once, on one thread); its listing when `disassemble`.
+fn compile_preamble(
+    f: MFunction,
+    limit: u32,
+    disassemble: bool,
+) -> Result<PreambleCode, BackendError> {
     let a = regalloc::allocate(f, limit)?;
     let lowered = crate::waits::insert(cflow::lower(&a.insts, a.exec_stack));
     let emitted = emit::emit(&lowered)?;
     Ok(PreambleCode {
         instructions: emitted.items.len() as u32,
-        disassembly: emitted.listing(),
+        disassembly: listing(&emitted, disassemble),
         code: emitted.code,
         gpr_halves: a.gpr_halves,
     })
+}
+
+/// The listing of `emitted` when `disassemble` ([`CompileOptions::disassemble`]), else empty.
+fn listing(emitted: &emit::Emitted, disassemble: bool) -> String {
+    if disassemble {
+        emitted.listing()
+    } else {
+        String::new()
+    }
 }
 
 /// `sched`: schedules for latency within the occupancy step and for register pressure (top-down
@@ -357,8 +374,10 @@ pub(crate) fn schedule_and_allocate(
     m: MFunction,
     limit: u32,
 ) -> Result<(MFunction, regalloc::Allocation), BackendError> {
+    // The three schedules share the blocks' dependence graphs and many list schedules.
+    let prepared = sched::Prepared::new(&m);
     let mut latency_first = m.clone();
-    sched::schedule_with(&mut latency_first, sched::Policy::Occupancy);
+    prepared.apply(&mut latency_first, sched::Policy::Occupancy);
     let mut best = (
         regalloc::allocate(latency_first.clone(), limit)?,
         latency_first,
@@ -366,7 +385,7 @@ pub(crate) fn schedule_and_allocate(
     let mut tried = vec![best.1.insts.clone()];
     for policy in [sched::Policy::Pressure, sched::Policy::PressureBottomUp] {
         let mut candidate = m.clone();
-        sched::schedule_with(&mut candidate, policy);
+        prepared.apply(&mut candidate, policy);
         if tried.contains(&candidate.insts) {
             continue;
         }

@@ -131,6 +131,8 @@ pub fn compile_cmd(args: &CompileArgs) -> Result<(), CliError> {
     opts.dumps.egraph_svg = args.emit == Emit::EgraphSvg;
     opts.dumps.egraph_html = args.emit == Emit::EgraphHtml;
     opts.dumps.ir_passes = args.emit == Emit::IrPasses;
+    // The listings are formatted only for the outputs that print them.
+    opts.backend.disassemble = matches!(args.emit, Emit::Asm | Emit::PreambleAsm);
     let failed = |source| CliError::Compile {
         path: args.shader.shader.clone(),
         source,

@@ -83,8 +83,15 @@
 //! was first written (quadratic: every pair tested for a dependence, the ready list rescanned
 //! and every candidate's pressure change recomputed at every pick) is kept as a test-only
 //! reference, and the tests check that both produce the same schedules.
+//!
+//! The three policies share one [`Prepared`]: the graphs, the pressure-first orders and every
+//! list schedule made are built once per function (a list schedule depends on its block and
+//! arguments alone, and the policies ask for many of the same ones).
 
+use std::cell::RefCell;
 use std::ops::Range;
+
+use rustc_hash::FxHashMap;
 
 use crate::isa::Instr;
 use crate::latency;
@@ -136,68 +143,121 @@ pub fn schedule(m: &mut MFunction) {
 
 /// Schedules every straight-line block of `m` under `policy`.
 pub fn schedule_with(m: &mut MFunction, policy: Policy) {
-    let graphs = block_graphs(m);
-    let need = graphs
-        .iter()
-        .map(|g| g.through + g.peak(&g.original_order()))
-        .max()
-        .unwrap_or(0);
-    let budget = register_budget(need, m.insts.iter().any(|i| i.is_structure()));
-    // Registers are allocated for the whole function: below the most units any block needs
-    // anyway (with the groups live through it), a block's schedule costs none.
-    // The pressure-first order of each block: the top-down greedy one, and under
-    // [`Policy::PressureBottomUp`] the bottom-up one too (`bottom_up`), whichever peaks lower.
-    let pressure_orders: Vec<Vec<usize>> = graphs
-        .iter()
-        .map(|g| {
-            let top_down = g.schedule(0, 0, false, true);
-            if policy == Policy::PressureBottomUp {
-                let bottom_up = g.bottom_up_order();
-                if g.peak(&bottom_up) < g.peak(&top_down) {
-                    return bottom_up;
-                }
-            }
-            top_down
-        })
-        .collect();
-    let firsts: Vec<u32> = graphs
-        .iter()
-        .zip(&pressure_orders)
-        .map(|(g, o)| g.peak(o))
-        .collect();
-    let floor = graphs
-        .iter()
-        .zip(&firsts)
-        .map(|(g, &first)| g.through + first.min(g.peak(&g.original_order())))
-        .max()
-        .unwrap_or(0);
-    let budget = match policy {
-        Policy::Occupancy => budget,
-        Policy::Pressure | Policy::PressureBottomUp => budget.min(floor),
-    };
-    let looped = loop_depths(&m.insts);
-    let mut out = m.insts.clone();
-    for ((g, &first), first_order) in graphs.iter().zip(&firsts).zip(pressure_orders) {
-        let limit = budget.saturating_sub(g.through);
-        // A loop's waits recur every iteration, and registers within the budget cost no
-        // occupancy: its blocks interleave for latency up to the budget.
-        let floor = if looped[g.range.start] > 0 {
-            limit
-        } else {
-            first.max(floor.saturating_sub(g.through))
-        };
-        let mut order = g.best_schedule(first, floor, limit);
-        if g.peak(&order) > limit {
-            order = g.original_order();
-            if policy != Policy::Occupancy && g.peak(&first_order) < g.peak(&order) {
-                order = first_order;
-            }
-        }
-        for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
-            *slot = MInst::Op(g.ops[k]);
+    Prepared::new(m).apply(m, policy);
+}
+
+/// List schedules of one block already made, by `(floor, limit, fill_waits, by_height)`.
+type Made = RefCell<FxHashMap<(u32, u32, bool, bool), Vec<usize>>>;
+
+/// A function's blocks prepared for scheduling under any [`Policy`]: the dependence graphs, the
+/// peaks of the selected orders, the top-down pressure-first orders, and every list schedule
+/// made so far. The compiler schedules each function all three ways (`schedule_and_allocate`
+/// in `crate::pipeline`), and the policies ask for many of the same list schedules (a list
+/// schedule depends on its block and arguments alone): made once, each is reused.
+pub struct Prepared {
+    graphs: Vec<BlockGraph>,
+    /// Per block: the peak of the selected order.
+    original_peaks: Vec<u32>,
+    /// Per block: the top-down pressure-first order and its peak.
+    top_down: Vec<(Vec<usize>, u32)>,
+    made: Vec<Made>,
+    exec_stack: bool,
+    looped: Vec<u32>,
+}
+
+impl Prepared {
+    /// The blocks of `m` prepared.
+    pub fn new(m: &MFunction) -> Self {
+        let graphs = block_graphs(m);
+        let original_peaks = graphs.iter().map(|g| g.peak(&g.original_order())).collect();
+        let top_down = graphs
+            .iter()
+            .map(|g| {
+                let order = g.schedule(0, 0, false, true);
+                let peak = g.peak(&order);
+                (order, peak)
+            })
+            .collect();
+        let made = graphs.iter().map(|_| Made::default()).collect();
+        Prepared {
+            graphs,
+            original_peaks,
+            top_down,
+            made,
+            exec_stack: m.insts.iter().any(|i| i.is_structure()),
+            looped: loop_depths(&m.insts),
         }
     }
-    m.insts = out;
+
+    /// Schedules every straight-line block of `m` under `policy`; `m` is the function these
+    /// blocks were prepared from.
+    pub fn apply(&self, m: &mut MFunction, policy: Policy) {
+        let graphs = &self.graphs;
+        let need = graphs
+            .iter()
+            .zip(&self.original_peaks)
+            .map(|(g, &p)| g.through + p)
+            .max()
+            .unwrap_or(0);
+        let budget = register_budget(need, self.exec_stack);
+        // Registers are allocated for the whole function: below the most units any block needs
+        // anyway (with the groups live through it), a block's schedule costs none.
+        // The pressure-first order of each block: the top-down greedy one, and under
+        // [`Policy::PressureBottomUp`] the bottom-up one too (`bottom_up`), whichever peaks
+        // lower.
+        let pressure_orders: Vec<(Vec<usize>, u32)> = graphs
+            .iter()
+            .zip(&self.top_down)
+            .map(|(g, (top_down, top_peak))| {
+                if policy == Policy::PressureBottomUp {
+                    let bottom_up = g.bottom_up_order();
+                    let peak = g.peak(&bottom_up);
+                    if peak < *top_peak {
+                        return (bottom_up, peak);
+                    }
+                }
+                (top_down.clone(), *top_peak)
+            })
+            .collect();
+        let floor = graphs
+            .iter()
+            .zip(&pressure_orders)
+            .zip(&self.original_peaks)
+            .map(|((g, &(_, first)), &original)| g.through + first.min(original))
+            .max()
+            .unwrap_or(0);
+        let budget = match policy {
+            Policy::Occupancy => budget,
+            Policy::Pressure | Policy::PressureBottomUp => budget.min(floor),
+        };
+        let mut out = m.insts.clone();
+        for (((g, (first_order, first)), made), &original) in graphs
+            .iter()
+            .zip(pressure_orders)
+            .zip(&self.made)
+            .zip(&self.original_peaks)
+        {
+            let limit = budget.saturating_sub(g.through);
+            // A loop's waits recur every iteration, and registers within the budget cost no
+            // occupancy: its blocks interleave for latency up to the budget.
+            let floor = if self.looped[g.range.start] > 0 {
+                limit
+            } else {
+                first.max(floor.saturating_sub(g.through))
+            };
+            let mut order = g.best_schedule(first, floor, limit, original, made);
+            if g.peak(&order) > limit {
+                order = g.original_order();
+                if policy != Policy::Occupancy && first < original {
+                    order = first_order;
+                }
+            }
+            for (slot, k) in out[g.range.clone()].iter_mut().zip(order) {
+                *slot = MInst::Op(g.ops[k]);
+            }
+        }
+        m.insts = out;
+    }
 }
 
 /// The dependence graph of every straight-line block of `m`, in order.
@@ -313,12 +373,38 @@ fn live_through(
 }
 
 impl BlockGraph {
+    /// The list schedule of [`BlockGraph::schedule`], taken from `made` when it was made
+    /// before (and kept there).
+    fn schedule_made(
+        &self,
+        made: &Made,
+        floor: u32,
+        limit: u32,
+        fill_waits: bool,
+        by_height: bool,
+    ) -> Vec<usize> {
+        let key = (floor, limit, fill_waits, by_height);
+        if let Some(order) = made.borrow().get(&key) {
+            return order.clone();
+        }
+        let order = self.schedule(floor, limit, fill_waits, by_height);
+        made.borrow_mut().insert(key, order.clone());
+        order
+    }
+
     /// The list schedule above the pressure-first order's peak (module docs) when it stays
-    /// within `limit` units; else, of the selected order and the list schedules by height or by
-    /// selected order at a few floors up to `limit`, the one within `limit` with the fewest
-    /// cycles.
-    fn best_schedule(&self, first: u32, floor: u32, limit: u32) -> Vec<usize> {
-        let order = self.schedule(floor, limit, true, true);
+    /// within `limit` units; else, of the selected order (whose peak is `original`) and the
+    /// list schedules by height or by selected order at a few floors up to `limit`, the one
+    /// within `limit` with the fewest cycles. List schedules come from and go to `made`.
+    fn best_schedule(
+        &self,
+        first: u32,
+        floor: u32,
+        limit: u32,
+        original: u32,
+        made: &Made,
+    ) -> Vec<usize> {
+        let order = self.schedule_made(made, floor, limit, true, true);
         if self.peak(&order) <= limit {
             return order;
         }
@@ -327,8 +413,8 @@ impl BlockGraph {
         let mut tried = vec![(floor, true)];
         // Greedy pressure-first picks can need more than the selected order does; any order
         // within the budget keeps its occupancy, so only cycles count among them.
+        let floor = first.min(original);
         let original = self.original_order();
-        let floor = first.min(self.peak(&original));
         let mut best_cycles = self.cycles(&original);
         let mut best = original;
         for by_height in [true, false] {
@@ -338,7 +424,7 @@ impl BlockGraph {
                     continue;
                 }
                 tried.push((f, by_height));
-                let order = self.schedule(f, limit, true, by_height);
+                let order = self.schedule_made(made, f, limit, true, by_height);
                 let cycles = self.cycles(&order);
                 if cycles < best_cycles && self.peak(&order) <= limit {
                     best = order;
