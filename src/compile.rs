@@ -69,6 +69,11 @@ pub struct Options {
     /// The passes whose output is printed to stderr and kept in [`Compiled::pass_dumps`]
     /// (when none: those `AGXC_DUMP` names; see [`crate::pipeline`]).
     pub dump: DumpPasses,
+    /// Compute `RelaxedPrecision` (GLSL `mediump`) float arithmetic in f16 at `-O2`, as
+    /// Vulkan allows and Mesa's GL path does: half the registers for those values, results
+    /// within the relaxed precision (a relative error of about 2^-11 per operation) instead of
+    /// f32's. Off by default, so that results match f32 implementations such as lavapipe.
+    pub relaxed_f16: bool,
     /// Backend settings.
     pub backend: CompileOptions,
 }
@@ -260,6 +265,7 @@ fn run_pipeline(input: Input<'_>, opts: &Options, backend: bool) -> Result<Run, 
             passes: opts.dumps.ir_passes || runner.wants_control_flow(),
             ..DumpOptions::default()
         },
+        relaxed_f16: opts.relaxed_f16,
         ..OptOptions::default()
     };
     let (mut source_kind, mut ir) = (None, None);

@@ -51,7 +51,12 @@ pub const PIPELINE: &[Stage] = &[
 /// of them, before the step's own dump.
 pub fn control_flow_pass_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
-    for pass in passes::PRE_SATURATION.iter().chain(passes::POST_SATURATION) {
+    let relax = [passes::Pass::RelaxPrecision];
+    for pass in relax
+        .iter()
+        .chain(passes::PRE_SATURATION)
+        .chain(passes::POST_SATURATION)
+    {
         if !names.contains(&pass.name()) {
             names.push(pass.name());
         }

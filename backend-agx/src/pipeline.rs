@@ -116,6 +116,14 @@ pub const PASSES: &[MachinePass] = &[
         },
     },
     MachinePass {
+        name: "mopt-sink",
+        run: |m| {
+            m.with_mir(|f| {
+                mopt::sink::sink(f);
+            })
+        },
+    },
+    MachinePass {
         name: "sched",
         run: schedule,
     },

@@ -96,6 +96,11 @@ pub struct ShaderArgs {
     /// Optimization level: -O0 (none) or -O2 (equality saturation).
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2", value_parser = ["0", "2"])]
     pub opt: String,
+    /// Compute `RelaxedPrecision` (GLSL `mediump`) float arithmetic in f16 at -O2: half the
+    /// registers for those values, with 16-bit precision (a relative error of about 2^-11 per
+    /// operation), as Vulkan allows. Off by default: results match f32 implementations.
+    #[arg(long)]
+    pub relaxed_f16: bool,
     /// Print the code after these passes to stderr (`all`, or names from `lift`, `verify`,
     /// the optimizer's steps and control-flow passes and the backend's passes; an unknown name
     /// lists them). Default: the

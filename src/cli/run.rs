@@ -89,6 +89,7 @@ fn options(shader: &ShaderArgs, kind: Option<SourceKind>, push: bool) -> Options
             OptLevel::O2
         },
         tgsi_const0_push: push && kind == Some(SourceKind::Tgsi),
+        relaxed_f16: shader.relaxed_f16,
         dump: shader.dump.clone().unwrap_or_default(),
         limits: limits(shader),
         ..Options::default()

@@ -48,8 +48,8 @@ impl Isel<'_> {
         match p {
             Fadd | Fsub | Fmul => {
                 let dst = self.m.new_group(class);
-                let a = self.fsrc(args[0]);
-                let b = self.fsrc(args[1]);
+                let a = self.arith_src(args[0]);
+                let b = self.arith_src(args[1]);
                 match p {
                     Fadd => self.fadd(prec, dst, a, b),
                     Fsub => self.fadd(prec, dst, a, b.negated()),
@@ -59,7 +59,11 @@ impl Isel<'_> {
             }
             Fma => {
                 let dst = self.m.new_group(class);
-                let (a, b, c) = (self.fsrc(args[0]), self.fsrc(args[1]), self.fsrc(args[2]));
+                let (a, b, c) = (
+                    self.arith_src(args[0]),
+                    self.arith_src(args[1]),
+                    self.arith_src(args[2]),
+                );
                 self.fmadd(prec, dst, a, b, c);
                 self.set(r, dst);
             }
@@ -139,12 +143,12 @@ impl Isel<'_> {
                     _ => FUnaryOp::Log2,
                 };
                 let dst = self.m.new_group(class);
-                let a = self.fsrc(args[0]);
+                let a = self.arith_src(args[0]);
                 self.funary(op, dst, a);
                 self.set(r, dst);
             }
             Fract => {
-                let a = self.fsrc(args[0]);
+                let a = self.arith_src(args[0]);
                 let fl = self.m.new_group(class);
                 self.funary(FUnaryOp::Floor, fl, a);
                 let dst = self.m.new_group(class);
@@ -152,7 +156,7 @@ impl Isel<'_> {
                 self.set(r, dst);
             }
             Sqrt => {
-                let a = self.fsrc(args[0]);
+                let a = self.arith_src(args[0]);
                 let rs = self.m.new_group(class);
                 self.funary(FUnaryOp::RsqrtSpecial, rs, a);
                 let dst = self.m.new_group(class);
@@ -376,7 +380,7 @@ impl Isel<'_> {
     fn float_compare(&mut self, p: PureOp, a: Value, b: Value, r: Value) {
         use PureOp::*;
         let bits = self.func.value_type(a).bits();
-        let (fa, fb) = (self.fsrc(a), self.fsrc(b));
+        let (fa, fb) = (self.arith_src(a), self.arith_src(b));
         // (condition, invert) for the comparisons one condition code expresses; docs/g13.md's
         // corrected codes: Ge is 5 and Le 6 (the `FCond` names carry the meaning).
         let single = match p {

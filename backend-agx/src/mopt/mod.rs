@@ -13,6 +13,7 @@
 //! | `mopt-copyprop` | [`copyprop`] | copies of uniforms, immediates and float registers with modifiers replaced in their readers |
 //! | `mopt-combine` | [`combine`] | a product read only by an add fused into one `imadd` |
 //! | `mopt-coalesce` | [`coalesce`] | copies between groups that never hold different live values removed by merging the groups (phi and parallel copies of `if`/loop results and loop parameters) |
+//! | `mopt-sink` | [`sink`] | constants (values of immediates and uniforms alone) moved down to their first reader, out of the way of the code between |
 //!
 //! Pipeline position: after `collect` and `promote` (so the constant pool is known), before
 //! `sched`. The passes work on virtual registers and the structured pseudo-instructions; their
@@ -24,4 +25,5 @@ pub mod copyprop;
 pub mod cse;
 pub mod dce;
 pub mod flow;
+pub mod sink;
 pub mod slots;

@@ -149,6 +149,10 @@ pub struct OptOptions {
     pub extractor: ExtractorKind,
     /// Requested dumps.
     pub dump: DumpOptions,
+    /// Compute float arithmetic the source marked `RelaxedPrecision` in f16 (the
+    /// [`relax-precision`](crate::passes::relax) pass, first of the pre-saturation passes).
+    /// Off by default: results then match f32 implementations exactly.
+    pub relaxed_f16: bool,
 }
 
 /// The dumps an optimization produced.

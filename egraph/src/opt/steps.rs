@@ -172,7 +172,15 @@ impl<'a> OptRun<'a> {
 }
 
 fn cf_pre(run: &mut OptRun<'_>) -> Result<(), OptError> {
-    if let Err(e) = run.run_passes(passes::PRE_SATURATION) {
+    let relax: &[passes::Pass] = if run.opts.relaxed_f16 {
+        &[passes::Pass::RelaxPrecision]
+    } else {
+        &[]
+    };
+    let result = run
+        .run_passes(relax)
+        .and_then(|_| run.run_passes(passes::PRE_SATURATION));
+    if let Err(e) = result {
         run.pass_fallback = Some(e.to_string());
         run.func = run.input.clone();
     }

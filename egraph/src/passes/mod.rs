@@ -9,13 +9,14 @@
 //! | [`flatten`](flatten) | loops that never repeat (switches, inlined functions with early returns, unrolled loops) to straight code: exits sunk into the arms that reach them, `break`s to `yield`s |
 //! | [`unroll`](unroll) | loops with a known trip count within a budget to copies of their body |
 //! | [`if-convert`](ifconv) | small value-only `if`s to selects |
+//! | [`relax-precision`](relax) | `RelaxedPrecision` float arithmetic to f16 (only when asked for: [`OptOptions::relaxed_f16`](crate::opt::OptOptions::relaxed_f16)) |
 //!
 //! # Where they run, and why there
 //! [`opt::optimize`](crate::opt::optimize) runs [`PRE_SATURATION`] before building the e-graph
 //! and [`POST_SATURATION`] on the extracted function:
 //!
 //! ```text
-//!  simplify-cf -> flatten -> unroll -> if-convert -> simplify-cf      (pre)
+//!  [relax-precision] -> simplify-cf -> flatten -> unroll -> if-convert -> simplify-cf  (pre)
 //!     -> saturate -> extract -> elaborate
 //!  unroll -> flatten -> if-convert -> simplify-cf                     (post)
 //!     -> if any of them changed the function: saturate -> extract -> elaborate again
@@ -43,6 +44,7 @@ pub(crate) mod edit;
 pub mod estimate;
 pub mod flatten;
 pub mod ifconv;
+pub mod relax;
 pub mod simplify;
 pub mod unroll;
 
@@ -68,6 +70,8 @@ pub enum Pass {
     Unroll,
     /// [`ifconv`].
     IfConvert,
+    /// [`relax`].
+    RelaxPrecision,
 }
 
 impl Pass {
@@ -78,6 +82,7 @@ impl Pass {
             Pass::Flatten => "flatten",
             Pass::Unroll => "unroll",
             Pass::IfConvert => "if-convert",
+            Pass::RelaxPrecision => "relax-precision",
         }
     }
 }
@@ -166,6 +171,7 @@ pub fn run(
             Pass::Flatten => flatten::run(f),
             Pass::Unroll => unroll::run(f, target, &config),
             Pass::IfConvert => ifconv::run(f, &cost, config.if_convert_arm_cost),
+            Pass::RelaxPrecision => relax::run(f),
         };
         // A pass that changed nothing left the function that verified before it.
         if changed {

@@ -442,3 +442,39 @@ fn a_small_saving_unrolls_in_a_large_function_unless_the_copies_load_much() {
     let g = after(&f, Pass::Unroll);
     assert_eq!(count(&g, Op::Loop), 1, "{g}");
 }
+
+const RELAXED: &str = "function @main compute local_size(1, 1, 1) {
+block0:
+    v0:i32 = const 0
+    v1:f32 = load storage(0, 0) [v0]
+    v2:f32 = const 1.5
+    v3:f32 = fmul.relaxed v1, v2
+    v4:f32 = fadd.relaxed v3, v1
+    v5:bool = flt.relaxed v4, v2
+    v6:f32 = fadd v4, v2
+    v7:f32 = select v5, v6, v3
+    store storage(0, 1) [v0], v7
+    return
+}";
+
+#[test]
+fn relax_precision_computes_relaxed_arithmetic_in_f16() {
+    let f = parse(RELAXED);
+    let g = after(&f, Pass::RelaxPrecision);
+    let text = g.to_string();
+    // The multiply, the add and the compare in f16; `v1` narrowed once (shared by the
+    // multiply and the add); the unrelaxed add stays f32 and reads the widened `v4`.
+    assert!(text.contains("f16 = fmul"), "{text}");
+    assert!(text.contains("f16 = fadd"), "{text}");
+    assert!(text.contains("v6:f32 = fadd v4, v2"), "{text}");
+    assert!(text.contains("v5:bool = flt "), "{text}");
+    assert!(!text.contains(".relaxed"), "{text}");
+    let narrow = text.lines().filter(|l| l.contains("f16 = fcvt v1")).count();
+    assert_eq!(narrow, 1, "{text}");
+    // Without relaxed flags nothing changes.
+    let plain = parse(&RELAXED.replace(".relaxed", ""));
+    assert_eq!(
+        after(&plain, Pass::RelaxPrecision).to_string(),
+        plain.to_string()
+    );
+}

@@ -92,13 +92,14 @@ impl<'m> Lowerer<'m> {
         let d = self.dot(&nref, &i);
         let zero = self.fk(d, 0.0);
         let front = self.p(P::Flt, &[d, zero]);
-        let out: Vec<Value> = n
-            .iter()
-            .map(|&x| {
-                let neg = self.p(P::Fneg, &[x]);
-                self.p(P::Select, &[front, x, neg])
-            })
-            .collect();
+        // `N` times one sign picked once, rather than a negation and a select per component:
+        // the product folds into a following add (`refract(..) + faceforward(..)` is one
+        // `fma` per component) and the two constants come from the uniform pool. It differs
+        // from `-N` only in a NaN's payload.
+        let one = self.fk(d, 1.0);
+        let minus_one = self.fk(d, -1.0);
+        let sign = self.p(P::Select, &[front, one, minus_one]);
+        let out: Vec<Value> = n.iter().map(|&x| self.p(P::Fmul, &[x, sign])).collect();
         self.bind_components(inst, &out)
     }
 
