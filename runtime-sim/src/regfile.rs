@@ -30,6 +30,9 @@ pub struct RegFile {
     pending: [u8; 256],
     pending_pc: [u32; 256],
     hazard: [u32; 256],
+    /// Bit `h` set when `hazard[h]` is not zero: the fast engine tests a run's halves against
+    /// it with four ANDs.
+    hazardous: [u64; 4],
 }
 
 impl RegFile {
@@ -47,6 +50,7 @@ impl RegFile {
             pending: [0; 256],
             pending_pc: [0; 256],
             hazard: poison,
+            hazardous: [if uninitialized_poisoned { u64::MAX } else { 0 }; 4],
         }
     }
 
@@ -63,6 +67,7 @@ impl RegFile {
         self.pending = [0; 256];
         self.pending_pc = [0; 256];
         self.hazard = [poison; 256];
+        self.hazardous = [if uninitialized_poisoned { u64::MAX } else { 0 }; 4];
     }
 
     /// The hazard mask of half `h`: the lanes for which touching it is an error (poisoned lanes,
@@ -70,6 +75,45 @@ impl RegFile {
     #[inline(always)]
     pub fn hazard(&self, h: u8) -> u32 {
         self.hazard[usize::from(h)]
+    }
+
+    /// The halves with a hazard, as a bit set (bit `h % 64` of word `h / 64`).
+    #[inline(always)]
+    pub fn hazardous(&self) -> &[u64; 4] {
+        &self.hazardous
+    }
+
+    /// Sets `hazard[h]` and keeps [`Self::hazardous`] in step.
+    #[inline(always)]
+    fn set_hazard(&mut self, h: usize, lanes: u32) {
+        self.hazard[h] = lanes;
+        let bit = 1u64 << (h & 63);
+        if lanes != 0 {
+            self.hazardous[h >> 6] |= bit;
+        } else {
+            self.hazardous[h >> 6] &= !bit;
+        }
+    }
+
+    /// Whether a load into half `h` is pending.
+    #[inline(always)]
+    pub fn pending(&self, h: u8) -> bool {
+        self.pending[usize::from(h)] != 0
+    }
+
+    /// Clears the poison of `lanes` in half `h`, into which no load is pending: what
+    /// [`Self::prepare_write`] does to it (the fast engine's unchecked runs, which write
+    /// without checks, make the change afterwards).
+    #[inline]
+    pub fn clear_poison(&mut self, h: u8, lanes: u32) {
+        let h = usize::from(h);
+        self.poison[h] &= !lanes;
+        let lanes = if self.pending[h] != 0 {
+            u32::MAX
+        } else {
+            self.poison[h]
+        };
+        self.set_hazard(h, lanes);
     }
 
     /// The values of 32-bit register `rn` (`n` below 128, as `Program::load` checks).
@@ -132,7 +176,7 @@ impl RegFile {
                     });
                 }
                 self.poison[h] &= !lanes;
-                self.hazard[h] = self.poison[h];
+                self.set_hazard(h, self.poison[h]);
             }
         }
         Ok(())
@@ -144,7 +188,7 @@ impl RegFile {
         for h in first as usize..(first + count) as usize {
             self.poison[h] |= lanes;
             self.poison_pc[h] = pc;
-            self.hazard[h] |= lanes;
+            self.set_hazard(h, self.hazard[h] | lanes);
         }
     }
 
@@ -154,7 +198,7 @@ impl RegFile {
         for h in first as usize..(first + count) as usize {
             self.pending[h] |= 1 << slot;
             self.pending_pc[h] = pc;
-            self.hazard[h] = u32::MAX;
+            self.set_hazard(h, u32::MAX);
         }
     }
 
@@ -164,7 +208,7 @@ impl RegFile {
             if self.pending[h] & (1 << slot) != 0 {
                 self.pending[h] &= !(1 << slot);
                 if self.pending[h] == 0 {
-                    self.hazard[h] = self.poison[h];
+                    self.set_hazard(h, self.poison[h]);
                 }
             }
         }

@@ -38,6 +38,10 @@ impl Issue {
     pub const NO_WAIT: u8 = u8::MAX;
 }
 
+/// A straight run's timing compiled to host code: `(ready times, [issue, end, slot 0, slot 1])`
+/// (see [`Timing::issue_compiled`]).
+pub(crate) type CompiledRun = unsafe extern "C" fn(*mut u64, *mut u64);
+
 /// The issue state of one SIMD-group.
 #[derive(Debug, Clone)]
 pub struct Timing {
@@ -148,6 +152,26 @@ impl Timing {
         }
         self.next_issue = next;
         self.end = end;
+    }
+
+    /// [`Self::issue_run`] of a run by the run's compiled timing function (`fast::jit::timing`).
+    ///
+    /// # Safety
+    /// `f` must be such a function: it reads and writes only the 130 ready times behind its
+    /// first argument and the four words (issue time, end, the two slots' completion times)
+    /// behind its second.
+    #[inline(always)]
+    pub(crate) unsafe fn issue_compiled(&mut self, f: CompiledRun) {
+        let mut io = [
+            self.next_issue,
+            self.end,
+            self.slot_done[0],
+            self.slot_done[1],
+        ];
+        // SAFETY: the caller's promise; both arrays live and unborrowed for the call.
+        unsafe { f(self.ready.as_mut_ptr(), io.as_mut_ptr()) };
+        self.next_issue = io[0];
+        self.end = io[1];
     }
 
     /// `wait slot`: the next instruction issues no earlier than the slot's loads complete.

@@ -119,10 +119,10 @@ fn the_instruction_budget_ends_a_grid_the_limit_lets_through() {
 }
 
 #[test]
-fn a_runaway_loop_ends_at_the_step_limit_with_either_engine() {
+fn a_runaway_loop_ends_at_the_step_limit_with_every_engine() {
     let dir = scratch("limits_step");
     let runaway = shader(&dir, "runaway.ir", RUNAWAY);
-    for engine in ["fast", "reference"] {
+    for engine in ["fast", "fast-compiled", "fast-interpreted", "reference"] {
         let out = agxc_within(
             &[
                 "run",
@@ -169,6 +169,9 @@ fn engines_and_thread_counts_give_the_same_output_and_statistics() {
     for (engine, threads) in [
         ("fast", "1"),
         ("fast", "3"),
+        ("fast-compiled", "1"),
+        ("fast-compiled", "2"),
+        ("fast-interpreted", "2"),
         ("reference", "1"),
         ("reference", "2"),
     ] {

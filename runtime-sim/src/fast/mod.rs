@@ -315,7 +315,8 @@ fn run_loop<const WIDE: bool>(
         let i = local.i;
         if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
             // A straight run of arithmetic: executed, then counted and timed as a whole.
-            let result = if runs.unchecked(i, &g.regs) {
+            let mode = runs.mode(i, &g.regs);
+            let result = if mode != straight::Mode::Checked {
                 match compiled.and_then(|c| c.entry(i)) {
                     Some(pieces) if g.exec != 0 => {
                         run_compiled::<WIDE>(m.uniforms, g, ops, pieces, i)
@@ -334,7 +335,12 @@ fn run_loop<const WIDE: bool>(
                 straight::run::<WIDE, true>(m.uniforms, g, &ops[run.clone()])
             };
             let done = match result {
-                Ok(()) => run.end,
+                Ok(()) => {
+                    if mode == straight::Mode::Clears {
+                        runs.clear_poison(i, &mut g.regs, g.exec);
+                    }
+                    run.end
+                }
                 Err((k, _)) => run.start + k + 1,
             };
             let n = (done - i) as u64;
@@ -342,7 +348,12 @@ fn run_loop<const WIDE: bool>(
             local.instructions += n;
             local.thread_instructions += n * u64::from(g.exec.count_ones());
             counters.count(i, done);
-            g.timing.issue_run(runs.issues(i..done));
+            match compiled.and_then(|c| c.timing(i)) {
+                // SAFETY: a timing function of this program's compiled code (`jit::timing`),
+                // made for the whole run from `i`, which ran to its end.
+                Some(f) if done == run.end => unsafe { g.timing.issue_compiled(f) },
+                _ => g.timing.issue_run(runs.issues(i..done)),
+            }
             local.i = done;
             if let Err((k, kind)) = result {
                 // Stopped at the failing instruction, as the one-at-a-time loop stops.

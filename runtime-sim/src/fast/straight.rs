@@ -16,8 +16,15 @@
 //! register pending and no discard hint poisons one; writes and `wait`s only clear hazards. So
 //! when every 16-bit half the rest of a run reads or writes is free of hazards as the run
 //! starts, no check inside it can fail and no write changes the hazard state, and the run
-//! executes without the checks (`CHECK` false in `fast::alu`). Otherwise it executes with
-//! them, and reports the same error as the one-at-a-time loop.
+//! executes without the checks (`CHECK` false in `fast::alu`). The same holds when the only
+//! hazards are poisoned lanes (a `.discard` hint, or `Config::check_uninitialized`'s initial
+//! poison) on halves the run writes before it reads them: such writes cannot fail (no load is
+//! pending) and clear the poison of the executing lanes before any read, so the run executes
+//! without checks and its one change to the hazard state, the poison cleared by those writes,
+//! is made afterwards ([`Mode::Clears`]; session 9: in `alu_hash_noise` 15 runs per SIMD-group
+//! rewrite a register discarded before and took the checked path). Otherwise it executes with
+//! the checks, and reports the same error as the one-at-a-time loop. Runs without checks never
+//! fail (every error an arithmetic operation reports comes from a check).
 
 use std::ops::Range;
 
@@ -40,61 +47,70 @@ pub(crate) struct Runs {
     issues: Vec<Issue>,
     /// `touched[i]`: the halves operations `i..i + len[i]` read or write.
     touched: Vec<Halves>,
+    /// `first_written[i]`: the halves whose first access in operations `i..i + len[i]` is a
+    /// write by an operation that does not read them.
+    first_written: Vec<Halves>,
 }
 
-/// Adds the halves `kind` reads or writes to `set`.
-fn touch(kind: &Kind, set: &mut Halves) {
+/// Adds the halves of `s` to `set`.
+fn add(set: &mut Halves, s: Src32) {
     let mut half = |h: u8| set[usize::from(h >> 6)] |= 1 << (h & 63);
-    let mut src = |s: Src32| match s {
+    match s {
         Src32::R(r) => {
             half(2 * (r & 127));
             half(2 * (r & 127) + 1);
         }
         Src32::H(h) | Src32::Hs(h) => half(h),
         Src32::K(_) | Src32::U(_) | Src32::Uh(_) | Src32::Uhs(_) => {}
-    };
+    }
+}
+
+/// The halves `kind` reads and the halves it writes.
+fn touch(kind: &Kind) -> (Halves, Halves) {
+    let mut reads = [0; 4];
+    let mut writes = [0; 4];
+    let mut src = |s: Src32| add(&mut reads, s);
     let dst = |d: Dst32| match d {
         Dst32::R(r) => Src32::R(r),
         Dst32::H(h) => Src32::H(h),
     };
-    match *kind {
-        Kind::Mov { d, .. } => src(dst(d)),
+    let d = match *kind {
+        Kind::Mov { d, .. } => Some(dst(d)),
         Kind::Iadd { d, a, b, .. } | Kind::Bitop { d, a, b, .. } | Kind::Asr { d, a, b, .. } => {
-            src(dst(d));
             src(a);
             src(b);
+            Some(dst(d))
         }
         Kind::Imadd { d, a, b, c, .. } | Kind::Bitfield { d, a, b, c, .. } => {
-            src(dst(d));
             src(a);
             src(b);
             src(c);
+            Some(dst(d))
         }
         Kind::IntToF32 { d, a, .. } => {
-            src(Src32::R(d));
             src(a);
+            Some(Src32::R(d))
         }
         Kind::F32ToInt { d, a, .. } => {
-            src(dst(d));
             src(a.s);
+            Some(dst(d))
         }
         Kind::Fadd { d, a, b, .. } | Kind::Fmul { d, a, b, .. } => {
-            src(Src32::R(d));
             src(a.s);
             src(b.s);
+            Some(Src32::R(d))
         }
         Kind::Fma { d, a, b, c, .. } => {
-            src(Src32::R(d));
             src(a.s);
             src(b.s);
             src(c.s);
+            Some(Src32::R(d))
         }
         Kind::FRound { d, a, .. } | Kind::FUnary { d, a, .. } => {
-            src(Src32::R(d));
             src(a.s);
+            Some(Src32::R(d))
         }
         Kind::Select { d, ref cmp, x, y } => {
-            src(dst(d));
             src(x);
             src(y);
             match *cmp {
@@ -107,25 +123,55 @@ fn touch(kind: &Kind, set: &mut Halves) {
                     src(b.s);
                 }
             }
+            Some(dst(d))
         }
         // Not part of runs (`straight`), or touching no register (`wait`).
-        _ => {}
+        _ => None,
+    };
+    if let Some(d) = d {
+        add(&mut writes, d);
     }
+    (reads, writes)
 }
 
-/// Whether no half of `set` has a hazard.
+/// How a straight run may execute, from the hazards on the halves it touches as it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// No half the run touches has a hazard: no check can fail, no write changes the hazard
+    /// state; the run executes without checks.
+    Free,
+    /// The only hazards are poisoned lanes (no pending load) on halves the run writes before
+    /// reading them: no check can fail either (each such write passes, and clears the poison of
+    /// the executing lanes before any read of the half), so the run executes without checks and
+    /// then [`Runs::clear_poison`] makes the writes' one change to the hazard state.
+    Clears,
+    /// Some check might fail: the run executes with the checks.
+    Checked,
+}
+
+/// The mode of a run touching `set`, writing the halves of `first_written` before reading them.
 #[inline(always)]
-fn hazard_free(regs: &RegFile, set: &Halves) -> bool {
-    let mut any = 0u32;
+fn mode(regs: &RegFile, set: &Halves, first_written: &Halves) -> Mode {
+    let hazardous = regs.hazardous();
+    if (0..4).all(|w| set[w] & hazardous[w] == 0) {
+        return Mode::Free;
+    }
+    let mut mode = Mode::Free;
     for (w, &word) in set.iter().enumerate() {
-        let mut bits = word;
+        let mut bits = word & hazardous[w];
         while bits != 0 {
-            let h = (w as u32) * 64 + bits.trailing_zeros();
-            any |= regs.hazard(h as u8);
+            let bit = bits.trailing_zeros();
+            let h = (w as u32 * 64 + bit) as u8;
+            if regs.hazard(h) != 0 {
+                if first_written[w] & (1 << bit) == 0 || regs.pending(h) {
+                    return Mode::Checked;
+                }
+                mode = Mode::Clears;
+            }
             bits &= bits - 1;
         }
     }
-    any == 0
+    mode
 }
 
 /// Whether `op` may be part of a straight run.
@@ -175,32 +221,62 @@ impl Runs {
             })
             .collect();
         let mut touched = vec![[0u64; 4]; ops.len()];
+        let mut first_written = vec![[0u64; 4]; ops.len()];
         for i in (0..ops.len()).rev() {
             if len[i] == 0 {
                 continue;
             }
-            let mut set = if len[i] > 1 {
-                touched.get(i + 1).copied().unwrap_or_default()
+            let (mut set, mut first) = if len[i] > 1 {
+                (
+                    touched.get(i + 1).copied().unwrap_or_default(),
+                    first_written.get(i + 1).copied().unwrap_or_default(),
+                )
             } else {
-                [0; 4]
+                ([0; 4], [0; 4])
             };
-            touch(&ops[i].kind, &mut set);
+            let (reads, writes) = touch(&ops[i].kind);
+            for w in 0..4 {
+                // Operation `i` comes first: the halves it touches are first accessed by it.
+                first[w] = (first[w] & !(reads[w] | writes[w])) | (writes[w] & !reads[w]);
+                set[w] |= reads[w] | writes[w];
+            }
             touched[i] = set;
+            first_written[i] = first;
         }
         Runs {
             len,
             issues,
             touched,
+            first_written,
         }
     }
 
-    /// Whether the run from `i` on may execute without checks: none of the halves it touches
-    /// has a hazard in `regs`.
+    /// How the run from `i` on may execute, given the hazards in `regs` (see [`Mode`]).
     #[inline(always)]
-    pub fn unchecked(&self, i: usize, regs: &RegFile) -> bool {
-        self.touched
-            .get(i)
-            .is_some_and(|set| hazard_free(regs, set))
+    pub fn mode(&self, i: usize, regs: &RegFile) -> Mode {
+        match (self.touched.get(i), self.first_written.get(i)) {
+            (Some(set), Some(first)) => mode(regs, set, first),
+            _ => Mode::Checked,
+        }
+    }
+
+    /// After the run from `i` on executed in [`Mode::Clears`] with execution mask `exec`: clears
+    /// the poison its writes cleared (the writes of `exec`'s lanes to the halves it writes
+    /// before reading), as the checked writes do.
+    pub fn clear_poison(&self, i: usize, regs: &mut RegFile, exec: u32) {
+        let Some(first) = self.first_written.get(i) else {
+            return;
+        };
+        for (w, &word) in first.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let h = (w as u32 * 64 + bits.trailing_zeros()) as u8;
+                if regs.hazard(h) != 0 {
+                    regs.clear_poison(h, exec);
+                }
+                bits &= bits - 1;
+            }
+        }
     }
 
     /// The straight run starting at `i`, if it is at least two operations long and at most

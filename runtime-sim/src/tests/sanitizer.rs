@@ -208,3 +208,147 @@ fn uninitialized_reads_are_reported_when_enabled() {
     // Off by default.
     assert!(Env::default().run(&code, u32::MAX, |_| {}).is_ok());
 }
+
+// Straight runs that start with poisoned halves (`fast::straight::Mode`): the fast engines run
+// those writing every poisoned half before reading it without checks and clear the poison
+// afterwards; the harness compares each engine's final register file, checker state included,
+// and its error with the reference's.
+
+/// `mov r<n>, v` (32 bits).
+fn mov32(n: u64, v: u64) -> Vec<u8> {
+    enc(Opcode::MovImm32, &[("D", 2 * n), ("Dt", 2), ("imm32", v)])
+}
+
+#[test]
+fn a_run_rewriting_a_discarded_register_before_reading_it_is_fine() {
+    // pc 0: fadd r0, r1.discard, r2; then a straight run: mov r1, 5; fadd r3, r1, r2;
+    // fadd r4, r1, r3; mov r5, 1 (r1's halves are poisoned as the run starts).
+    let code = [
+        fadd(0, 1, DISCARD32, 2),
+        mov32(1, 5),
+        fadd(3, 1, 0b1001, 2),
+        fadd(4, 1, 0b1001, 3),
+        mov32(5, 1),
+        fadd(6, 1, 0b1001, 4),
+    ]
+    .concat();
+    let g = run(&code, |g| set32(g, 2, |_| 0));
+    assert_eq!(get32(&g, 1, 7), 5);
+    assert_eq!(
+        g.regs.hazard(2) | g.regs.hazard(3),
+        0,
+        "r1's poison cleared"
+    );
+}
+
+#[test]
+fn a_run_rewriting_half_of_a_discarded_register_reports_the_other_half() {
+    // Discard r1, write r1l only, read r1 as 32 bits in the same straight run: r1h is still
+    // poisoned (the run may not skip its checks).
+    let code = [
+        fadd(0, 1, DISCARD32, 2),
+        enc(Opcode::MovImm16, &[("D", 2), ("Dt", 0), ("imm16", 7)]),
+        mov32(5, 1),
+        fadd(3, 1, 0b1001, 2),
+    ]
+    .concat();
+    let read_at = (code.len() - 6) as u32;
+    let e = run_err(&code, u32::MAX, |_| {});
+    assert_eq!(e.pc, read_at);
+    assert!(
+        matches!(
+            e.kind,
+            ExecErrorKind::ReadAfterDiscard {
+                thread: 0,
+                discarded_at: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_run_reading_a_discarded_register_before_rewriting_it_is_an_error() {
+    // Discard r1; straight run: mov r5, 1; fadd r3, r1, r2 (read before the write); mov r1, 5.
+    let code = [
+        fadd(0, 1, DISCARD32, 2),
+        mov32(5, 1),
+        fadd(3, 1, 0b1001, 2),
+        mov32(1, 5),
+    ]
+    .concat();
+    let read_at = (fadd(0, 1, DISCARD32, 2).len() + mov32(5, 1).len()) as u32;
+    let e = run_err(&code, u32::MAX, |_| {});
+    assert_eq!(e.pc, read_at);
+    assert_eq!(
+        e.kind,
+        ExecErrorKind::ReadAfterDiscard {
+            thread: 0,
+            register: Reg::R32(1),
+            discarded_at: 0
+        }
+    );
+}
+
+#[test]
+fn a_run_under_a_partial_mask_clears_the_poison_of_its_threads_only() {
+    // Discard r1 with every thread; if r4 < 4 (threads 0-3): straight run mov r1, 9;
+    // fadd r3, r1, r2; pop; then fadd r6, r1, r2 with every thread: thread 4 never rewrote r1.
+    let code = [
+        fadd(0, 1, DISCARD32, 2),
+        enc(Opcode::MovImm16, &[("D", 0), ("Dt", 0), ("imm16", 0)]),
+        enc(
+            Opcode::IfIcmp,
+            &[
+                ("cc", 0b001),
+                ("n", 1),
+                ("A", 8),
+                ("At", 9),
+                ("B", 4),
+                ("Bt", 0),
+            ],
+        ),
+        mov32(1, 9),
+        fadd(3, 1, 0b1001, 2),
+        enc(Opcode::PopExec, &[("n", 1)]),
+        fadd(6, 1, 0b1001, 2),
+    ]
+    .concat();
+    let read_at = (code.len() - 6) as u32;
+    let e = run_err(&code, u32::MAX, |g| set32(g, 4, |l| l as u32));
+    assert_eq!(e.pc, read_at);
+    assert_eq!(
+        e.kind,
+        ExecErrorKind::ReadAfterDiscard {
+            thread: 4,
+            register: Reg::R32(1),
+            discarded_at: 0
+        }
+    );
+}
+
+#[test]
+fn uninitialized_registers_written_first_in_a_run_are_fine_and_others_reported() {
+    // With the uninitialized-read check every half starts poisoned: a run writing r1 and r3
+    // before reading them runs; a read of never-written r2 is reported.
+    let mut env = Env::default();
+    env.config.check_uninitialized = true;
+    let fine = [mov32(1, 3), mov32(3, 4), fadd(5, 1, 0b1001, 3)].concat();
+    let g = env.run(&fine, u32::MAX, |_| {}).expect("runs");
+    assert_eq!(get32(&g, 1, 0), 3);
+    let bad = [mov32(1, 3), mov32(3, 4), fadd(5, 1, 0b1001, 2)].concat();
+    match env.run(&bad, u32::MAX, |_| {}) {
+        Err(Error::Exec(e)) => {
+            assert_eq!(e.pc, 2 * mov32(1, 3).len() as u32);
+            assert_eq!(
+                e.kind,
+                ExecErrorKind::UninitializedRead {
+                    thread: 0,
+                    register: Reg::R32(2)
+                }
+            );
+        }
+        other => panic!("expected an uninitialized read, got {other:?}"),
+    }
+}

@@ -16,20 +16,28 @@
 //!
 //! # When compiled code runs, and why the results are the same
 //! A compiled entry runs only where the interpreter would run the run without checks
-//! (`Runs::unchecked`: no 16-bit half the run touches has a hazard), so no check inside it can
-//! fail and no write changes the checkers' state; the run loop does the step limit, the counts
-//! and the timing model for the whole run as it does for the interpreter, and the `wait`s of a
-//! compiled piece are applied after it (they only clear pending loads, which nothing in an
-//! unchecked run touches). Runs with hazards, and any run while the program is not compiled,
-//! go to the interpreter with its checks. Each compiled operation computes what
+//! (`Runs::mode`: no 16-bit half the run touches has a hazard, or the only hazards are poison
+//! on halves the run writes before reading), so no check inside it can fail; the run loop
+//! makes the writes' one change to the checkers' state afterwards (`Runs::clear_poison`),
+//! does the step limit, the counts and the timing model for the whole run as it does for the
+//! interpreter, and the `wait`s of a compiled piece are applied after it (they only clear
+//! pending loads, which nothing in an unchecked run touches). Other runs with hazards go to
+//! the interpreter with its checks. Each compiled operation computes what
 //! `fast::alu` computes (see [`lower`]); the unit tests, the random-program properties and
 //! the corpus tests compare the engines bit for bit.
+//!
+//! Each entry's whole run also gets a compiled timing function ([`timing`]): the timing
+//! model's walk over the run with the ready times in host registers, used by the run loop for
+//! every run from that entry that completes (whichever executor ran it), with the same result
+//! as `Timing::issue_run`.
 //!
 //! # Safety
 //! The generated code reads and writes only the register file's 128 rows of 32 lanes, the 256
 //! uniforms and the 32-word mask it is given, at offsets fixed at compile time from register
 //! numbers below 128 and uniform numbers below 256, and contains no calls other than the ones
-//! Cranelift makes to the C library's `fmaf` on hosts without a fused multiply-add. A program
+//! Cranelift makes to the C library's `fmaf` on hosts without a fused multiply-add; a run's
+//! timing function ([`timing`]) reads and writes only the 130 ready times and the four-word
+//! block `Timing::issue_compiled` gives it, at offsets fixed at compile time. A program
 //! that Cranelift cannot compile (which would be a bug here) simply runs on the interpreter.
 //!
 //! [`Engine::Fast`]: crate::config::Engine::Fast
@@ -37,6 +45,7 @@
 //! [`Engine::FastInterpreted`]: crate::config::Engine::FastInterpreted
 
 mod lower;
+mod timing;
 
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -50,6 +59,7 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 
 use super::ops::{Kind, Op, Target};
 use super::straight::Runs;
+use crate::timing::CompiledRun;
 
 /// Straight-run executions after which [`crate::config::Engine::Fast`] compiles a program
 /// (counted per worker).
@@ -71,6 +81,9 @@ pub(crate) enum Piece {
 pub(crate) struct Compiled {
     /// `entries[i]`: the pieces of the run starting at operation `i`, when compiled.
     entries: Vec<Option<Box<[Piece]>>>,
+    /// `timings[i]`: the timing model of the whole run starting at operation `i`, when compiled
+    /// (see [`timing`]).
+    timings: Vec<Option<CompiledRun>>,
     /// Owns the code's memory; freed on drop, when no piece can be running (they run only
     /// while the program is borrowed).
     module: Mutex<Option<JITModule>>,
@@ -102,6 +115,13 @@ impl Compiled {
     #[inline(always)]
     pub fn entry(&self, i: usize) -> Option<&[Piece]> {
         self.entries.get(i)?.as_deref()
+    }
+
+    /// The timing function of the whole run starting at operation `i` (for
+    /// `Timing::issue_compiled`).
+    #[inline(always)]
+    pub fn timing(&self, i: usize) -> Option<CompiledRun> {
+        *self.timings.get(i)?
     }
 }
 
@@ -196,18 +216,34 @@ fn compile(ops: &[Op], runs: &Runs) -> Option<Compiled> {
     for _ in 0..3 {
         sig.params.push(AbiParam::new(ptr));
     }
+    let mut timing_sig = module.make_signature();
+    for _ in 0..2 {
+        timing_sig.params.push(AbiParam::new(ptr));
+    }
 
     // Pieces refer to functions by id until the module is finalised.
     enum Pending {
         Host(FuncId, Box<[u8]>),
         Interpreted(Range<usize>),
     }
-    let mut pending: Vec<(usize, Vec<Pending>)> = Vec::new();
+    let mut pending: Vec<(usize, Vec<Pending>, FuncId)> = Vec::new();
     let mut count = 0u32;
     for start in entries(ops, runs) {
         let Some(run) = runs.at(start, u64::MAX) else {
             continue;
         };
+        let timing_id = module
+            .declare_function(&format!("timing{start}"), Linkage::Local, &timing_sig)
+            .ok()?;
+        ctx.func.signature = timing_sig.clone();
+        ctx.func.name = UserFuncName::user(1, timing_id.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            timing::build(&mut b, runs.issues(run.clone()));
+            b.finalize(module.target_config());
+        }
+        module.define_function(timing_id, &mut ctx).ok()?;
+        module.clear_context(&mut ctx);
         let mut pieces = Vec::new();
         let mut i = run.start;
         while i < run.end {
@@ -244,11 +280,16 @@ fn compile(ops: &[Op], runs: &Runs) -> Option<Compiled> {
             pieces.push(Pending::Host(id, waits));
             i = j;
         }
-        pending.push((start, pieces));
+        pending.push((start, pieces, timing_id));
     }
     module.finalize_definitions().ok()?;
     let mut entries: Vec<Option<Box<[Piece]>>> = (0..ops.len()).map(|_| None).collect();
-    for (start, pieces) in pending {
+    let mut timings: Vec<Option<CompiledRun>> = vec![None; ops.len()];
+    for (start, pieces, timing_id) in pending {
+        let code = module.get_finalized_function(timing_id);
+        // SAFETY: `code` is a finalised function of `module` with the signature `timing_sig`:
+        // two pointer parameters, no results, the host's C convention.
+        timings[start] = Some(unsafe { std::mem::transmute::<*const u8, CompiledRun>(code) });
         let pieces = pieces
             .into_iter()
             .map(|p| match p {
@@ -266,6 +307,7 @@ fn compile(ops: &[Op], runs: &Runs) -> Option<Compiled> {
     }
     Some(Compiled {
         entries,
+        timings,
         module: Mutex::new(Some(module)),
     })
 }
