@@ -9,7 +9,8 @@
 //! expression without cancellation: the deepest output goes through 8 roundings, so it stays
 //! within 8 * 2^-11 (plus second-order terms) of the exact value. The check allows 2^-7
 //! (= 16 * 2^-11) relative, and requires the f32 compile (the default) to agree with the
-//! interpreter to 4 ULP (contraction into `fma` may change the last bits).
+//! interpreter to 4 ULP (contraction into `fma` may change the last bits). The same holds for a
+//! GLSL `mediump` shader compiled by glslang, through the SPIR-V `RelaxedPrecision` decoration.
 
 use agxc::sim;
 use agxc::{compile, Compiled, Options};
@@ -173,4 +174,90 @@ fn relaxed_results_stay_within_the_relaxed_tolerance() {
     );
     // Not bit-identical either: the f16 compile really computed in 16 bits.
     assert_ne!(wide, half);
+}
+
+/// GLSL `mediump` (OpenGL ES 3.1) through glslang: the SPIR-V carries `RelaxedPrecision`, the
+/// lifter sets the IR's flag, and the same checks hold as for the IR above. Values: `x` in
+/// [0.5, 2], `y = 0.5x + 1.25` in [1.5, 2.25], `z = xy + y*y` in [3, 9.6], `w = zx + y`: all
+/// positive, at most 8 f16 roundings on the way to `w`, so the 2^-7 bound applies.
+const MEDIUMP: &str = "#version 310 es
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer In { highp vec4 a[]; };
+layout(std430, binding = 1) writeonly buffer Out { highp vec4 o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    mediump vec4 x = a[i];
+    mediump vec4 y = x * 0.5 + vec4(1.25);
+    mediump vec4 z = x * y + y * y;
+    mediump vec4 w = z * x + y;
+    o[i] = w;
+}
+";
+
+/// `MEDIUMP` compiled to SPIR-V by `glslangValidator` (installed with the test tools, see the
+/// README).
+fn mediump_spirv() -> Vec<u8> {
+    let dir = std::env::temp_dir();
+    let stem = format!("agxc-relaxed-{}", std::process::id());
+    let src = dir.join(format!("{stem}.comp"));
+    let spv = dir.join(format!("{stem}.spv"));
+    std::fs::write(&src, MEDIUMP).expect("writes the shader");
+    let out = std::process::Command::new("glslangValidator")
+        .args(["-V", "-o"])
+        .arg(&spv)
+        .arg(&src)
+        .output()
+        .expect("glslangValidator runs (see the README's test tools)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let bytes = std::fs::read(&spv).expect("reads the SPIR-V");
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&spv);
+    bytes
+}
+
+#[test]
+fn glsl_mediump_compiles_to_f16_within_the_relaxed_tolerance() {
+    let spirv = mediump_spirv();
+    let build = |relaxed_f16| {
+        let opts = Options {
+            relaxed_f16,
+            ..Options::default()
+        };
+        compile(&spirv, &opts).expect("compiles")
+    };
+    let (wide, half) = (build(false), build(true));
+    assert_eq!(half_arithmetic(&wide.binary.disassembly), 0);
+    assert!(
+        half_arithmetic(&half.binary.disassembly) >= 8,
+        "{}",
+        half.binary.disassembly
+    );
+    assert!(
+        half.binary.metadata.gpr_halves < wide.binary.metadata.gpr_halves,
+        "registers: f16 {} halves, f32 {}",
+        half.binary.metadata.gpr_halves,
+        wide.binary.metadata.gpr_halves
+    );
+    // The interpreter on the lifted IR, which ignores the permission and computes in f32.
+    let (_, func) = agxc::lift(&spirv, &Options::default()).expect("lifts");
+    let mut res = resources();
+    run_compute(
+        &func,
+        &mut res,
+        [THREADS as u32 / 64, 1, 1],
+        &Limits::default(),
+    )
+    .expect("interprets");
+    let want = floats(res.buffer_data(Binding::new(0, 1)).expect("bound"));
+    let got = simulate(&half);
+    let tolerance = 2f32.powi(-7);
+    for (i, (&e, &h)) in want.iter().zip(&got).enumerate() {
+        assert!(e.is_finite() && e > 0.0, "word {i}: {e}");
+        assert!(((h - e) / e).abs() <= tolerance, "word {i}: {h} vs {e}");
+    }
+    assert_ne!(want, got, "the f16 compile computed in 16 bits");
 }
