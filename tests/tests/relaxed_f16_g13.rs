@@ -100,10 +100,14 @@ fn simulate(c: &Compiled) -> Vec<f32> {
 /// The interpreter on the unoptimized IR, which evaluates every operation in f32.
 fn interpret() -> Vec<f32> {
     let registry = OpRegistry::with(&agxc_backend_agx::target::ops::OPS);
-    let func = parse_function(IR, &registry).expect("parses");
+    interpret_function(&parse_function(IR, &registry).expect("parses"))
+}
+
+/// `func` in the interpreter (relaxed flags are a permission it does not use).
+fn interpret_function(func: &agxc_egraph::ir::Function) -> Vec<f32> {
     let mut res = resources();
     run_compute(
-        &func,
+        func,
         &mut res,
         [THREADS as u32 / 64, 1, 1],
         &Limits::default(),
@@ -244,15 +248,7 @@ fn glsl_mediump_compiles_to_f16_within_the_relaxed_tolerance() {
     );
     // The interpreter on the lifted IR, which ignores the permission and computes in f32.
     let (_, func) = agxc::lift(&spirv, &Options::default()).expect("lifts");
-    let mut res = resources();
-    run_compute(
-        &func,
-        &mut res,
-        [THREADS as u32 / 64, 1, 1],
-        &Limits::default(),
-    )
-    .expect("interprets");
-    let want = floats(res.buffer_data(Binding::new(0, 1)).expect("bound"));
+    let want = interpret_function(&func);
     let got = simulate(&half);
     let tolerance = 2f32.powi(-7);
     for (i, (&e, &h)) in want.iter().zip(&got).enumerate() {

@@ -563,3 +563,40 @@ impl Isel<'_> {
         Ok(())
     }
 }
+
+/// Float operands of arithmetic instructions.
+impl Isel<'_> {
+    /// A float operand of a 32-bit arithmetic instruction (add, multiply, fused multiply-add,
+    /// compare, the unary float family): [`Self::fsrc`], except that an f16 value widened by
+    /// `fcvt` is read straight from its half register. The G13's float operations read a 16-bit
+    /// source exactly as the f16 it holds (the simulator's `read_float`; Mesa's AGX optimizer
+    /// folds `f2f32` into sources the same way), so the widening costs nothing there and dies
+    /// when every reader folds it. Only here: moves, texture coordinates and stores need the
+    /// 32-bit register itself.
+    pub fn arith_src(&self, v: Value) -> FSrc<VReg> {
+        let (base, abs, neg) = self.strip_mods(v);
+        if self.consts[base].is_none() && self.uniforms[base].is_none() {
+            if let Some(h) = self.widened_f16(base) {
+                if self.consts[h].is_none() && self.uniforms[h].is_none() {
+                    return FSrc {
+                        src: Src::reg(self.reg(h)),
+                        abs,
+                        neg,
+                    };
+                }
+            }
+        }
+        self.fsrc(v)
+    }
+
+    /// The f16 value `v` is the `fcvt` to f32 of, if it is.
+    fn widened_f16(&self, v: Value) -> Option<Value> {
+        let inst = self.def_inst(v)?;
+        let data = &self.func.insts[inst];
+        let a = *data.args.first()?;
+        (data.op == Op::Pure(PureOp::Fcvt)
+            && self.func.value_type(v) == Type::F32
+            && self.func.value_type(a) == Type::F16)
+            .then_some(a)
+    }
+}

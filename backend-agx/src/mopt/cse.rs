@@ -24,7 +24,7 @@ use crate::isa::{Dst, FUnaryOp, Instr, IntSrc, SpecialReg, Src};
 use crate::mir::{MFunction, MInst, VReg};
 
 /// Whether `i` computes a value from its operands alone, the same wherever it runs.
-fn pure(i: &Instr<VReg>) -> bool {
+pub(crate) fn pure(i: &Instr<VReg>) -> bool {
     use Instr::*;
     match i {
         MovImm { .. } | Iadd { .. } | Imadd { .. } | Convert { .. } | BitUnary { .. } => true,
@@ -355,7 +355,7 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
 }
 
 /// `dst = src`.
-fn copy(dst: VReg, src: VReg) -> Instr<VReg> {
+pub(crate) fn copy(dst: VReg, src: VReg) -> Instr<VReg> {
     Instr::Iadd {
         dst: Dst::new(dst),
         a: IntSrc::zext(Src::reg(src)),

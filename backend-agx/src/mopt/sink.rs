@@ -20,7 +20,7 @@
 //! - no loop opens between `d`'s region and `u`'s: moving into a loop body would run the
 //!   instruction once per iteration.
 
-use crate::isa::{FUnaryOp, Instr};
+use crate::isa::Instr;
 use crate::mir::{MFunction, MInst, VReg};
 
 /// The regions of a machine function: for each instruction its region, and for each region its
@@ -86,19 +86,13 @@ impl Regions {
     }
 }
 
-/// Whether `i` may move: a pure ALU instruction reading no register.
+/// Whether `i` may move: a pure instruction (as common-subexpression elimination defines it)
+/// reading no register, other than a special-register read (left where the program asked for
+/// it: moving it would only reorder, not shorten, the code around the start of the shader).
 fn movable(i: &Instr<VReg>) -> bool {
-    use Instr::*;
-    let pure = match i {
-        MovImm { .. } | Iadd { .. } | Imadd { .. } | Convert { .. } | BitUnary { .. } => true,
-        Bitfield { .. } | Asr { .. } | Bitop { .. } | Fmadd { .. } | Fadd { .. } => true,
-        Fmul { .. } | Select { .. } => true,
-        FUnary { op, .. } => !matches!(op, FUnaryOp::Dfdx | FUnaryOp::Dfdy),
-        _ => false,
-    };
     let mut reads_register = false;
     i.for_each_use(|_| reads_register = true);
-    pure && !reads_register
+    super::cse::pure(i) && !matches!(i, Instr::GetSr { .. }) && !reads_register
 }
 
 /// `iadd r, r, 0` (with or without sign extension, which is the identity at one width).
@@ -209,19 +203,9 @@ pub fn sink(f: &mut MFunction) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cse::copy;
     use super::*;
-    use crate::isa::{Cmp, Dst, ICond, IntSrc, RegClass, Src};
-
-    fn copy(dst: VReg, src: VReg) -> Instr<VReg> {
-        Instr::Iadd {
-            dst: Dst::new(dst),
-            a: IntSrc::zext(Src::reg(src)),
-            b: IntSrc::zext(Src::Imm(0)),
-            neg_b: false,
-            shift: 0,
-            sat: false,
-        }
-    }
+    use crate::isa::{Cmp, Dst, ICond, RegClass, Src};
 
     /// `c = 7` at the top, an `if` in between, `c` read after it: `c` moves down to its
     /// reader; a constant read inside a loop stays outside it.
