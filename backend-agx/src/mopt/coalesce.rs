@@ -65,9 +65,16 @@ pub fn coalesce(m: &mut MFunction) -> u32 {
         if merges.is_empty() {
             break;
         }
+        // By group, for the rewrite of every instruction.
+        let mut merged: Vec<Option<(u32, u16)>> = vec![None; m.groups.len()];
+        for (&from, &to) in &merges {
+            if let Some(slot) = merged.get_mut(from as usize) {
+                *slot = Some(to);
+            }
+        }
         for inst in &mut m.insts {
-            *inst = inst.map_regs(|r| match merges.get(&r.group) {
-                Some(&(into, shift)) => VReg {
+            *inst = inst.map_regs(|r| match merged.get(r.group as usize).copied().flatten() {
+                Some((into, shift)) => VReg {
                     group: into,
                     offset: r.offset + shift,
                     class: r.class,
@@ -115,18 +122,21 @@ fn merge_for(m: &MFunction, d: VReg, s: VReg) -> Option<Merge> {
 /// The merges copies suggest, with the loop depth and position of their first copy, deepest
 /// first.
 fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usize)> {
-    // Writes of each 16-bit unit of each group.
-    let mut writes: Vec<Vec<u8>> = m
-        .groups
-        .iter()
-        .map(|g| vec![0u8; g.units as usize])
-        .collect();
+    // Writes of each 16-bit unit of each group (one array, numbered as [`UnitMap`] does).
+    let units = UnitMap::new(m);
+    let mut writes = vec![0u8; units.total as usize];
+    let unit_range = |g: u32| {
+        let base = units.base[g as usize] as usize;
+        base..base + m.groups[g as usize].units as usize
+    };
     for inst in &m.insts {
         inst.for_each_def(|r| {
-            let w = &mut writes[r.group as usize];
+            let range = unit_range(r.group);
             for u in r.units_range() {
-                if let Some(n) = w.get_mut(u as usize) {
-                    *n = n.saturating_add(1);
+                if let Some(n) = writes.get_mut(range.start + u as usize) {
+                    if range.start + (u as usize) < range.end {
+                        *n = n.saturating_add(1);
+                    }
                 }
             }
         });
@@ -135,7 +145,7 @@ fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usiz
     // written once (a run built element by element, one copy per element, qualifies): then
     // the merged registers hold that one value from its definition on, in every thread that
     // ran it, as the cross-lane group's own registers did.
-    let single = |g: u32| writes[g as usize].iter().all(|&n| n <= 1);
+    let single = |g: u32| writes[unit_range(g)].iter().all(|&n| n <= 1);
     let mut seen = HashSet::default();
     let mut out = Vec::new();
     for (i, inst) in m.insts.iter().enumerate() {
@@ -167,29 +177,25 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
     }
     // For each group, its possible partners and the offset of the partner's unit matching
     // unit 0 of the group.
-    let mut partners: HashMap<u32, Vec<(usize, u32, i32)>> = HashMap::default();
+    // (By group: looked up at every definition.)
+    let mut partners: Vec<Vec<(usize, u32, i32)>> = vec![Vec::new(); m.groups.len()];
     for (k, &(mg, _, _)) in merges.iter().enumerate() {
         let shift = i32::from(mg.shift);
-        partners
-            .entry(mg.from)
-            .or_default()
-            .push((k, mg.into, shift));
-        partners
-            .entry(mg.into)
-            .or_default()
-            .push((k, mg.from, -shift));
+        partners[mg.from as usize].push((k, mg.into, shift));
+        partners[mg.into as usize].push((k, mg.from, -shift));
     }
     let units = UnitMap::new(m);
     let live = Liveness::new(m, &cfg, &units);
     let mut conflict = vec![false; merges.len()];
+    let mut defined: Vec<u32> = Vec::new();
     for (b, range) in cfg.blocks.iter().enumerate() {
         let mut now = live.live_out(&cfg, b);
         for inst in m.insts[range.clone()].iter().rev() {
             let copy = copy_of(inst);
-            let mut defined: Vec<u32> = Vec::new();
+            defined.clear();
             inst.for_each_def(|r| {
                 defined.push(r.group);
-                for &(k, h, delta) in partners.get(&r.group).into_iter().flatten() {
+                for &(k, h, delta) in partners.get(r.group as usize).into_iter().flatten() {
                     // The partner's units these registers would share, live after the write?
                     let hu = m.groups[h as usize].units as i32;
                     let first = i32::from(r.offset) + delta;
@@ -211,7 +217,7 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
             // One instruction writing both groups of a pair.
             for (i, &g) in defined.iter().enumerate() {
                 for &h in &defined[i + 1..] {
-                    for &(k, p, _) in partners.get(&g).into_iter().flatten() {
+                    for &(k, p, _) in partners.get(g as usize).into_iter().flatten() {
                         if p == h && g != h {
                             conflict[k] = true;
                         }

@@ -56,10 +56,45 @@ struct BlockInfo {
     loop_depth: usize,
 }
 
+/// A table indexed by e-class id (ids are dense: `egg` numbers e-nodes from 0). The placer's
+/// and emitter's per-class maps are these rather than hash maps: a 100,000-instruction function
+/// looks classes up a few hundred thousand times, and hashed lookups into tables that outgrow
+/// the caches made elaboration grow faster than the function.
+struct ById<T> {
+    v: Vec<T>,
+    empty: T,
+}
+
+impl<T: Clone> ById<T> {
+    fn new(egraph: &EGraph, empty: T) -> Self {
+        ById {
+            v: vec![empty.clone(); egraph.nodes().len()],
+            empty,
+        }
+    }
+
+    fn slot(&mut self, id: Id) -> &mut T {
+        let i = usize::from(id);
+        if i >= self.v.len() {
+            self.v.resize(i + 1, self.empty.clone());
+        }
+        &mut self.v[i]
+    }
+}
+
+impl<T> ById<Option<T>> {
+    fn get(&self, id: Id) -> Option<&T> {
+        self.v.get(usize::from(id))?.as_ref()
+    }
+}
+
+/// The extracted choice by class id.
+type Choices<'a> = ById<Option<&'a Node>>;
+
 struct Placer<'a> {
     skel: &'a Skeleton,
     egraph: &'a EGraph,
-    choice: &'a std::collections::HashMap<Id, Node>,
+    choice: Choices<'a>,
     info: HashMap<Block, BlockInfo>,
     /// Block defining each leaf value.
     leaf_block: HashMap<Value, Block>,
@@ -113,12 +148,9 @@ impl Placer<'_> {
 }
 
 /// The e-classes an item needs: its uses, and for a sample the chosen form's operands.
-fn item_uses(
-    item: &Item,
-    choice: &std::collections::HashMap<Id, Node>,
-) -> Result<Vec<Id>, ElabError> {
+fn item_uses(item: &Item, choice: &Choices<'_>) -> Result<Vec<Id>, ElabError> {
     match item {
-        Item::Sample { class, .. } => match choice.get(class) {
+        Item::Sample { class, .. } => match choice.get(*class).copied() {
             Some(n) if matches!(n.kind, Kind::Sample(_)) => Ok(n.children.to_vec()),
             Some(_) => Err(ElabError::WrongKind(*class)),
             None => Err(ElabError::NotExtracted(*class)),
@@ -135,10 +167,14 @@ pub fn elaborate(
     ex: &Extraction,
     relaxed: &HashSet<Id>,
 ) -> Result<Function, ElabError> {
+    let mut choice = ById::new(egraph, None);
+    for (&c, n) in &ex.choice {
+        *choice.slot(c) = Some(n);
+    }
     let mut p = Placer {
         skel,
         egraph,
-        choice: &ex.choice,
+        choice,
         info: HashMap::default(),
         leaf_block: HashMap::default(),
     };
@@ -188,7 +224,7 @@ fn post_order(p: &Placer<'_>, roots: &[Id]) -> Result<Vec<Id>, ElabError> {
         let mut stack: Vec<(Id, usize)> = vec![(r, 0)];
         while let Some(top) = stack.last_mut() {
             let (class, next) = *top;
-            let node = p.choice.get(&class).ok_or(ElabError::NotExtracted(class))?;
+            let node = *p.choice.get(class).ok_or(ElabError::NotExtracted(class))?;
             if let Some(&k) = node.children().get(next) {
                 top.1 += 1;
                 let k = p.egraph.find(k);
@@ -207,22 +243,22 @@ fn post_order(p: &Placer<'_>, roots: &[Id]) -> Result<Vec<Id>, ElabError> {
 fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
     let entry = p.skel.entry.ok_or(ElabError::NotExtracted(Id::from(0)))?;
     // Direct uses by items.
-    let mut uses: HashMap<Id, Vec<(Block, usize)>> = HashMap::default();
+    let mut uses: ById<Vec<(Block, usize)>> = ById::new(p.egraph, Vec::new());
     let mut roots = Vec::new();
     for (&b, sb) in &p.skel.blocks {
         for (i, item) in sb.items.iter().enumerate() {
-            for c in item_uses(item, p.choice)? {
+            for c in item_uses(item, &p.choice)? {
                 let c = p.egraph.find(c);
-                uses.entry(c).or_default().push((b, i));
+                uses.slot(c).push((b, i));
                 roots.push(c);
             }
         }
     }
     let order = post_order(p, &roots)?;
     // Earliest blocks, children first.
-    let mut earliest: HashMap<Id, Block> = HashMap::default();
+    let mut earliest: ById<Option<Block>> = ById::new(p.egraph, None);
     for &c in &order {
-        let node = &p.choice[&c];
+        let node = *p.choice.get(c).ok_or(ElabError::NotExtracted(c))?;
         let e = match node.kind {
             Kind::Leaf { value, .. } => *p
                 .leaf_block
@@ -232,7 +268,9 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
             _ => {
                 let mut e = entry;
                 for &k in node.children() {
-                    let ek = earliest[&p.egraph.find(k)];
+                    let ek = *earliest
+                        .get(p.egraph.find(k))
+                        .ok_or(ElabError::Unavailable { class: c })?;
                     if p.is_ancestor(e, ek) {
                         e = ek;
                     } else if !p.is_ancestor(ek, e) {
@@ -242,13 +280,13 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
                 e
             }
         };
-        earliest.insert(c, e);
+        *earliest.slot(c) = Some(e);
     }
     // Blocks and anchors, users first.
     let mut at: HashMap<(Block, usize), Vec<Id>> = HashMap::default();
     for &c in order.iter().rev() {
-        let node = &p.choice[&c];
-        let points = uses.get(&c).cloned().unwrap_or_default();
+        let node = *p.choice.get(c).ok_or(ElabError::NotExtracted(c))?;
+        let points = uses.slot(c).clone();
         if matches!(node.kind, Kind::Leaf { .. }) {
             // Defined by the skeleton; users only need it to exist first (checked on emission).
             continue;
@@ -259,7 +297,7 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
         let latest = points
             .iter()
             .fold(first_block, |acc, &(b, _)| p.lca(acc, b));
-        let e = earliest[&c];
+        let e = *earliest.get(c).ok_or(ElabError::Unavailable { class: c })?;
         if !p.is_ancestor(e, latest) {
             return Err(ElabError::Unavailable { class: c });
         }
@@ -291,13 +329,16 @@ fn place(p: &Placer<'_>) -> Result<Placement, ElabError> {
         at.entry((block, anchor)).or_default().push(c);
         for &k in node.children() {
             let k = p.egraph.find(k);
-            uses.entry(k).or_default().push((block, anchor));
+            uses.slot(k).push((block, anchor));
         }
     }
     // Children before parents at each anchor: `order` is a post-order.
-    let rank: HashMap<Id, usize> = order.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut rank: ById<usize> = ById::new(p.egraph, 0);
+    for (i, &c) in order.iter().enumerate() {
+        *rank.slot(c) = i;
+    }
     for list in at.values_mut() {
-        list.sort_by_key(|c| rank[c]);
+        list.sort_by_key(|&c| rank.v.get(usize::from(c)).copied().unwrap_or(0));
     }
     Ok(Placement { at })
 }
@@ -310,7 +351,7 @@ struct Emitter<'a, 'p> {
     placement: &'a Placement,
     relaxed: &'a HashSet<Id>,
     out: Function,
-    vals: HashMap<Id, Value>,
+    vals: ById<Option<Value>>,
     leaves: HashMap<Value, Value>,
     reads: ReadCache,
 }
@@ -331,7 +372,7 @@ fn emit(
         placement,
         relaxed,
         out,
-        vals: HashMap::default(),
+        vals: ById::new(p.egraph, None),
         leaves: HashMap::default(),
         reads: HashMap::default(),
     };
@@ -372,7 +413,7 @@ impl Emitter<'_, '_> {
 
     fn value(&self, c: Id) -> Result<Value, ElabError> {
         let c = self.p.egraph.find(c);
-        match self.p.choice.get(&c).map(|n| n.kind) {
+        match self.p.choice.get(c).map(|n| n.kind) {
             Some(Kind::Leaf { value, .. }) => self
                 .leaves
                 .get(&value)
@@ -380,7 +421,7 @@ impl Emitter<'_, '_> {
                 .ok_or(ElabError::Unavailable { class: c }),
             Some(_) => self
                 .vals
-                .get(&c)
+                .get(c)
                 .copied()
                 .ok_or(ElabError::Unavailable { class: c }),
             None => Err(ElabError::NotExtracted(c)),
@@ -398,7 +439,7 @@ impl Emitter<'_, '_> {
     }
 
     fn class(&mut self, c: Id, block: Block) -> Result<(), ElabError> {
-        let node = &self.p.choice[&c];
+        let node = *self.p.choice.get(c).ok_or(ElabError::NotExtracted(c))?;
         let ty = self.p.egraph[c].data.ty.ok_or(ElabError::WrongKind(c))?;
         let args = self.values(node.children())?;
         let v = match node.kind {
@@ -424,7 +465,7 @@ impl Emitter<'_, '_> {
                 self.append(block, op, &args, &[ty], &[], flags)[0]
             }
         };
-        self.vals.insert(c, v);
+        *self.vals.slot(c) = Some(v);
         Ok(())
     }
 
@@ -453,7 +494,11 @@ impl Emitter<'_, '_> {
                     results,
                     flags,
                 } => {
-                    let node = &self.p.choice[class];
+                    let node = *self
+                        .p
+                        .choice
+                        .get(*class)
+                        .ok_or(ElabError::NotExtracted(*class))?;
                     let Kind::Sample(op) = node.kind else {
                         return Err(ElabError::WrongKind(*class));
                     };

@@ -57,6 +57,8 @@ struct RuleState {
     mandatory: bool,
     /// The operation at the root of its left side, if known without building the rule.
     root: Option<Kind>,
+    /// Matches only classes holding a sample e-node ([`Rule::sample_root`]).
+    samples: bool,
     times_banned: u32,
     banned_until: usize,
     /// The iteration of the rule's last complete search.
@@ -90,6 +92,8 @@ pub struct IncrementalScheduler {
     /// The same classes grouped by the operations they hold (a pattern only matches classes
     /// holding its root operation).
     near_by_op: HashMap<Kind, Vec<Id>>,
+    /// The same classes that hold a sample e-node (what the texture rules match).
+    near_samples: Vec<Id>,
     /// Whether a snapshot was taken before (the first iteration searches everything).
     primed: bool,
     /// Search every rule over the whole e-graph in every iteration (egg's behaviour).
@@ -111,6 +115,7 @@ impl IncrementalScheduler {
                     depth: r.search_depth,
                     mandatory: r.mandatory,
                     root: r.root_op(),
+                    samples: r.sample_root,
                     times_banned: 0,
                     banned_until: 0,
                     searched_at: None,
@@ -129,6 +134,7 @@ impl IncrementalScheduler {
             dist: Vec::new(),
             near: Vec::new(),
             near_by_op: HashMap::default(),
+            near_samples: Vec::new(),
             primed: false,
             always_full: false,
             stats: Rc::default(),
@@ -178,10 +184,17 @@ impl IncrementalScheduler {
         }
         self.near.clear();
         self.near_by_op.clear();
+        self.near_samples.clear();
         self.prints.resize(n, 0);
         self.dist.resize(n, FAR);
         let mut frontier: Vec<Id> = Vec::new();
+        // The classes by id, from the one pass over them: looking a class up by id in `egg`
+        // hashes into a table that outgrows the caches in large functions.
+        let mut by_id: Vec<Option<&egg::EClass<Node, super::analysis::Facts>>> = vec![None; n];
         for class in egraph.classes() {
+            if let Some(slot) = by_id.get_mut(usize::from(class.id)) {
+                *slot = Some(class);
+            }
             let print = fingerprint(&class.nodes, &class.data);
             let slot = &mut self.prints[usize::from(class.id)];
             if *slot != print {
@@ -200,7 +213,12 @@ impl IncrementalScheduler {
         for level in 1..=self.max_depth {
             let mut next = Vec::new();
             for &c in &frontier {
-                for p in egraph[c].parents() {
+                let class = by_id
+                    .get(usize::from(c))
+                    .copied()
+                    .flatten()
+                    .unwrap_or_else(|| &egraph[c]);
+                for p in class.parents() {
                     let p = egraph.find(p);
                     let d = &mut self.dist[usize::from(p)];
                     if *d == FAR {
@@ -215,12 +233,22 @@ impl IncrementalScheduler {
         self.near.sort_unstable();
         for &c in &self.near {
             let mut last = None;
+            let mut sample = false;
             // Nodes are sorted, so equal operations are adjacent.
-            for node in &egraph[c].nodes {
+            let class = by_id
+                .get(usize::from(c))
+                .copied()
+                .flatten()
+                .unwrap_or_else(|| &egraph[c]);
+            for node in &class.nodes {
                 if last != Some(node.kind) {
                     last = Some(node.kind);
                     self.near_by_op.entry(node.kind).or_default().push(c);
+                    sample |= matches!(node.kind, Kind::Sample(_));
                 }
+            }
+            if sample {
+                self.near_samples.push(c);
             }
         }
     }
@@ -231,6 +259,7 @@ impl IncrementalScheduler {
         egraph: &EGraph,
         rw: &'a Rewrite<Node, FactAnalysis>,
         root: Option<Kind>,
+        samples: bool,
         depth: usize,
         mut limit: usize,
     ) -> Vec<SearchMatches<'a, Node>> {
@@ -239,6 +268,7 @@ impl IncrementalScheduler {
         // build it); a rule the scheduler was not told about, its pattern's.
         let near = match root.or_else(|| root_op(rw.searcher.get_pattern_ast())) {
             Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
+            None if samples => &self.near_samples[..],
             None => &self.near[..],
         };
         let within = |c: &&Id| usize::from(dist[usize::from(**c)]) <= depth;
@@ -338,6 +368,7 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
             depth: max_depth,
             mandatory: false,
             root: None,
+            samples: false,
             times_banned: 0,
             banned_until: 0,
             searched_at: None,
@@ -356,7 +387,14 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
             && state.searched_at == iteration.checked_sub(1);
         let limit = threshold.saturating_add(1);
         let matches = if incremental {
-            self.search_near(egraph, rw, state.root, state.depth.min(max_depth), limit)
+            self.search_near(
+                egraph,
+                rw,
+                state.root,
+                state.samples,
+                state.depth.min(max_depth),
+                limit,
+            )
         } else {
             self.count(|s| s.full += 1);
             rw.search_with_limit(egraph, limit)

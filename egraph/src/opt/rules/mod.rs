@@ -239,6 +239,9 @@ pub struct Rule {
     /// (its variables' classes included, since guards read their facts), or what a custom
     /// searcher declares. A class is searched again when something this close below changed.
     pub search_depth: usize,
+    /// Matches only classes holding a sample e-node (the texture rules, whose searcher has no
+    /// pattern to name its root): the scheduler searches those classes alone.
+    pub sample_root: bool,
     /// The rewrite.
     pub rewrite: Rewrite<Node, FactAnalysis>,
 }
@@ -340,6 +343,7 @@ impl Rule {
             domain: settings.domain,
             mandatory: settings.mandatory,
             search_depth,
+            sample_root: false,
             origin: Origin::Pattern(PatternSides(lazy)),
             examples: settings.examples,
             rewrite,

@@ -261,14 +261,14 @@ struct SampleSearcher {
     pred: Pred,
 }
 
-impl Searcher<Node, FactAnalysis> for SampleSearcher {
-    fn search_eclass_with_limit(
+impl SampleSearcher {
+    fn matches(
         &self,
         egraph: &EGraph,
+        nodes: &[Node],
         eclass: Id,
-        _limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
-        let hit = egraph[eclass].nodes.iter().any(|n| match n.kind {
+        let hit = nodes.iter().any(|n| match n.kind {
             Kind::Sample(op) => (self.pred)(&op, &n.children, egraph),
             _ => false,
         });
@@ -277,6 +277,33 @@ impl Searcher<Node, FactAnalysis> for SampleSearcher {
             substs: vec![Subst::default()],
             ast: None,
         })
+    }
+}
+
+impl Searcher<Node, FactAnalysis> for SampleSearcher {
+    fn search_eclass_with_limit(
+        &self,
+        egraph: &EGraph,
+        eclass: Id,
+        _limit: usize,
+    ) -> Option<SearchMatches<'_, Node>> {
+        self.matches(egraph, &egraph[eclass].nodes, eclass)
+    }
+
+    /// `egg`'s default, which looks each class up by id again, with the classes as they are
+    /// iterated (the same classes in the same order, one substitution each).
+    fn search_with_limit(&self, egraph: &EGraph, mut limit: usize) -> Vec<SearchMatches<'_, Node>> {
+        let mut out = Vec::new();
+        for class in egraph.classes() {
+            if limit == 0 {
+                break;
+            }
+            if let Some(m) = self.matches(egraph, &class.nodes, class.id) {
+                limit -= m.substs.len().min(limit);
+                out.push(m);
+            }
+        }
+        out
     }
 
     fn vars(&self) -> Vec<Var> {
@@ -583,6 +610,7 @@ pub fn rules() -> Vec<Rule> {
             domain: TEXTURE_DOMAIN,
             mandatory: s.mandatory,
             search_depth: TEXTURE_SEARCH_DEPTH,
+            sample_root: true,
             origin: Origin::Custom(s.examples),
             examples: None,
             rewrite: Rewrite::new(
