@@ -66,7 +66,8 @@ impl Fast2d<'_> {
     pub(super) fn load(&self, x: u32, y: u32, c: usize) -> u32 {
         let index = u64::from(y) * u64::from(self.width) + u64::from(x);
         let bytes = if self.rgba8 { 4 } else { 16 };
-        self.memory.load(self.base + bytes * index + 4 * c as u64, 4)
+        self.memory
+            .load(self.base + bytes * index + 4 * c as u64, 4)
     }
 
     /// Texel (x, y), in range.

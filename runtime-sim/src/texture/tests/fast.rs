@@ -150,7 +150,12 @@ fn the_batched_fast_path_gives_the_general_paths_bits_in_every_active_lane() {
         let Some(fast) = tex.fast_2d(&mem, &sampler) else {
             return TestResult::error("the pair qualifies for the fast path");
         };
-        let lane = |l: usize| coords.get(l % coords.len().max(1)).copied().unwrap_or((0, 0, 0));
+        let lane = |l: usize| {
+            coords
+                .get(l % coords.len().max(1))
+                .copied()
+                .unwrap_or((0, 0, 0))
+        };
         let s: [u32; 32] = std::array::from_fn(|l| coordinate(lane(l).0).to_bits());
         let t: [u32; 32] = std::array::from_fn(|l| coordinate(lane(l).1).to_bits());
         let offsets: [[i32; 2]; 32] = std::array::from_fn(|l| {
