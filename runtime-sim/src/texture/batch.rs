@@ -139,9 +139,9 @@ impl Fast2d<'_> {
             }
         }
         let mut nan = 0u32;
-        for c in 0..4 {
-            for l in 0..32 {
-                nan |= u32::from(out[c][l].is_nan()) << l;
+        for row in &out {
+            for (l, v) in row.iter().enumerate() {
+                nan |= u32::from(v.is_nan()) << l;
             }
         }
         nan &= lanes;
