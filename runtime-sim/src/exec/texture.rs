@@ -144,12 +144,21 @@ impl Machine<'_> {
             std::array::from_fn(|i| ((((packed >> (4 * i)) & 0xF) << 28) as i32) >> 28)
         };
         if let Some(fast) = self.fast_2d(t, &tex_slots, &samp_slots, lanes) {
+            let offsets: [[i32; 2]; 32] = std::array::from_fn(|l| {
+                let [x, y, _] = offsets(l);
+                [x, y]
+            });
+            let rgba = fast.sample_lanes(&coords[0], &coords[1], &offsets, lanes);
             let mut results: RunValues = Default::default();
-            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
-                let [ox, oy, _] = offsets(l);
-                let rgba = fast.sample([float(coords[0][l]), float(coords[1][l])], [ox, oy]);
-                for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
-                    results[k][l] = float_to_reg(f64::from(rgba[j]), t.dst.is_32());
+            for (k, j) in (0..4).filter(|j| t.mask >> j & 1 == 1).enumerate() {
+                if t.dst.is_32() {
+                    for l in 0..32 {
+                        results[k][l] = float_to_reg(f64::from(rgba[j][l]), true);
+                    }
+                } else {
+                    for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+                        results[k][l] = float_to_reg(f64::from(rgba[j][l]), false);
+                    }
                 }
             }
             Self::write_run(g, t.dst, &results, lanes)?;

@@ -115,22 +115,29 @@ impl FragmentLayout {
         ids.group_size = [32, 1, 1];
         let meta = *w.shared.program.metadata();
         let config = *w.shared.config;
-        let mut g = match w.pool.pop() {
-            Some(mut g) => {
-                g.reset(s, live, ids, &config, meta.stack_size, meta.gpr_halves);
-                g
-            }
-            None => SimdGroup::new(s, live, ids, &config, meta.stack_size),
+        // The SIMD-group is reset and run in place in the worker's pool (moved out of the
+        // worker as a vector, a few words): popping and pushing it moved its several kilobytes
+        // of register file and timing state twice per SIMD-group, a measurable cost of cheap
+        // fragment shaders.
+        let mut pool = std::mem::take(&mut w.pool);
+        match pool.last_mut() {
+            Some(g) => g.reset(s, live, ids, &config, meta.stack_size, meta.gpr_halves),
+            None => pool.push(SimdGroup::new(s, live, ids, &config, meta.stack_size)),
+        }
+        let Some(g) = pool.last_mut() else {
+            // Unreachable: the pool was given a SIMD-group just above.
+            w.pool = pool;
+            return Ok(());
         };
         g.helper = helper;
         let (mut machine, tg, scratch) = w.machine();
         tg.fill(0);
-        let result = run_workgroup(&mut machine, std::slice::from_mut(&mut g), tg, scratch);
+        let result = run_workgroup(&mut machine, std::slice::from_mut(g), tg, scratch);
         if result.is_ok() {
             machine.stats.cycles.push(g.timing.cycles());
             machine.stats.simd_groups += 1;
         }
-        w.pool.push(g);
+        w.pool = pool;
         result
     }
 }

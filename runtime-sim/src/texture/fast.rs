@@ -17,11 +17,11 @@ use crate::memory::{Allocation, DeviceMemory};
 pub(crate) struct Fast2d<'m> {
     memory: &'m Allocation,
     base: u64,
-    width: u32,
-    height: u32,
-    rgba8: bool,
-    linear: bool,
-    wrap: [Wrap; 2],
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) rgba8: bool,
+    pub(super) linear: bool,
+    pub(super) wrap: [Wrap; 2],
 }
 
 impl Texture {
@@ -61,22 +61,29 @@ impl Texture {
 }
 
 impl Fast2d<'_> {
+    /// Word `c` of texel (x, y), in range (RGBA8 texels have one word, RGBA32F four).
+    #[inline(always)]
+    pub(super) fn load(&self, x: u32, y: u32, c: usize) -> u32 {
+        let index = u64::from(y) * u64::from(self.width) + u64::from(x);
+        let bytes = if self.rgba8 { 4 } else { 16 };
+        self.memory
+            .load(self.base + bytes * index + 4 * c as u64, 4)
+    }
+
     /// Texel (x, y), in range.
     #[inline]
     fn texel(&self, x: u32, y: u32) -> [f32; 4] {
-        let index = u64::from(y) * u64::from(self.width) + u64::from(x);
         if self.rgba8 {
-            let w = self.memory.load(self.base + 4 * index, 4);
+            let w = self.load(x, y, 0);
             std::array::from_fn(|c| UNORM8[((w >> (8 * c)) & 0xff) as usize])
         } else {
-            let at = self.base + 16 * index;
-            std::array::from_fn(|c| f32::from_bits(self.memory.load(at + 4 * c as u64, 4)))
+            std::array::from_fn(|c| f32::from_bits(self.load(x, y, c)))
         }
     }
 
     /// A texel after wrapping (`None`: the border, transparent black).
     #[inline]
-    fn tap(&self, x: Option<u32>, y: Option<u32>) -> [f32; 4] {
+    pub(super) fn tap(&self, x: Option<u32>, y: Option<u32>) -> [f32; 4] {
         match (x, y) {
             (Some(x), Some(y)) => self.texel(x, y),
             _ => [0.0; 4],
