@@ -23,9 +23,7 @@
 //!   (`tests/src/equiv/model.rs`, `ErrorModel::texture`; backend-agx's end-to-end tests), and
 //!   the interpreter is checked against lavapipe and softpipe. One shared model would agree with
 //!   itself: a misreading in it would pass every interpreter-versus-simulator comparison, and only
-//!   the corpus oracles, which exercise few sampler states, could find it. The optimizer's
-//!   texture rules are checked against this model too (`opt::soundness`), so a shared copy would
-//!   also let a wrong rule and a wrong simulator cancel out.
+//!   the corpus oracles, which exercise few sampler states, could find it.
 //! - **They sit on opposite sides of the machine boundary.** This model reads [`Texture`]
 //!   objects bound by IR binding and is addressed by IR operands (one scalar per lane); the
 //!   simulator's unit reads texels from device memory through 32-byte descriptors, with the
