@@ -17,7 +17,9 @@
 //!   for emission, primitive boundaries and undefined outputs.
 //!
 //! All take [`Resources`] (buffers, push constants, textures, samplers by binding) and
-//! [`Limits`], and report [`Stats`]. [`run_compute_with`] and [`run_fragment_with`] also take a
+//! [`Limits`], and report [`Stats`]. [`run_compute_observed`] also shows an [`Observer`] every
+//! instruction as it runs, so analyses that follow a run (the equivalence tests' shadow run)
+//! reuse this executor's control flow instead of walking the program themselves. [`run_compute_with`] and [`run_fragment_with`] also take a
 //! [`FloatMode`]: IEEE (the reference) or the G13's flushing of f32 denormals.
 //!
 //! # Execution model
@@ -191,6 +193,7 @@ mod geometry;
 mod lanes;
 mod limits;
 mod memory;
+mod observe;
 mod quad;
 mod resources;
 mod stage;
@@ -200,13 +203,14 @@ mod tests;
 mod texture;
 mod vertex;
 
-pub use compute::{run_compute, run_compute_with};
+pub use compute::{run_compute, run_compute_observed, run_compute_with};
 pub use error::InterpError;
 pub use float_mode::{flush_f32_denormal, FloatMode};
 pub use fragment::{
     flat_input, run_fragment, run_fragment_with, FragmentGrid, FragmentOutput, Varying,
 };
 pub use geometry::{run_geometry, GeometryOutput, GeometryVertex, Strip};
+pub use observe::{Observer, Run};
 pub use limits::{
     Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_SHARED_MEMORY,
     DEFAULT_MAX_STEPS,
