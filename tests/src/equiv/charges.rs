@@ -20,7 +20,7 @@
 //! - Chains: an exact rule whose right side has another operation at its root puts the left
 //!   root's instruction in a class with that operation, whose rules then fire there too
 //!   (`fdiv 1 x` becomes `rcp x`, and `rcp (sqrt x)` becomes `rsqrt x`): the left root inherits
-//!   the right root's charges.
+//!   the right root's charges, except a dropped rounding (see `from_rules`).
 //! - A rule whose right side's root converts to a type only applies to values of that type
 //!   (`sin-f16-via-f32` rewrites f16 sines only).
 //! - A rule whose right side contains its root's operation again, at the type a conversion below
@@ -170,7 +170,17 @@ impl RuleCharges {
         loop {
             let mut changed = false;
             for &(from, to) in &links {
-                let inherited = c.per_op.get(&to).cloned().unwrap_or_default();
+                // A dropped rounding is not inherited: the exact rules that turn an operation
+                // into a product (`x + x` to `x * 2`, `-x` to `x * -1`, a division by a power of
+                // two) make one whose rounding is exact, so fusing it drops nothing.
+                let inherited: Vec<Entry> = c
+                    .per_op
+                    .get(&to)
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.charge != Charge::DroppedRounding)
+                    .cloned()
+                    .collect();
                 let mine = c.per_op.entry(from).or_default();
                 for e in inherited {
                     if !mine.contains(&e) {

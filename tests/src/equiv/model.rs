@@ -427,7 +427,7 @@ fn old_hardware(op: PureOp, args: &[Const], r: Const, hi: f64) -> f64 {
         let mut diffs = std::collections::BTreeMap::new();
         let mut n = 0;
         for &op in PureOp::ALL {
-            let agxc_egraph::ir::Signature::Unary(_) | agxc_egraph::ir::Signature::Binary(_) | agxc_egraph::ir::Signature::Ternary(_) = op.signature() else { continue };
+            let (agxc_egraph::ir::Signature::Unary(_) | agxc_egraph::ir::Signature::Binary(_) | agxc_egraph::ir::Signature::Ternary(_)) = op.signature() else { continue };
             for ty in [Type::F32, Type::F16] {
                 for k in 0..3000 {
                     let arity = op.signature().arity();

@@ -17,7 +17,7 @@ use super::{Layout, ShadowError, ShadowRun, Sv, Tolerances};
 use crate::equiv::model::{ErrorModel, UNKNOWN};
 use agxc_egraph::interp::{run_compute_observed, Limits, Observer, Resources, Run};
 use agxc_egraph::ir::{
-    AddressSpace, Binding, Block, Builtin, Const, EffectOp, Function, Inst, MemAccess, Op, Value,
+    AddressSpace, Binding, Block, Builtin, EffectOp, Function, Inst, MemAccess, Op, Value,
 };
 use std::collections::{HashMap, HashSet};
 
