@@ -182,8 +182,10 @@ fn relaxed_results_stay_within_the_relaxed_tolerance() {
 
 /// GLSL `mediump` (OpenGL ES 3.1) through glslang: the SPIR-V carries `RelaxedPrecision`, the
 /// lifter sets the IR's flag, and the same checks hold as for the IR above. Values: `x` in
-/// [0.5, 2], `y = 0.5x + 1.25` in [1.5, 2.25], `z = xy + y*y` in [3, 9.6], `w = zx + y`: all
-/// positive, at most 8 f16 roundings on the way to `w`, so the 2^-7 bound applies.
+/// [0.5, 2], `y = 0.5x + 1.25` in [1.5, 2.25], `z = xy + y*y` in [3, 9.6], `w = zx + y` in
+/// [3, 21.5], the output `wy + z` in [7.5, 58]: all positive, at most 10 f16 roundings on the way
+/// to the output, so the 2^-7 bound (16 roundings of 2^-11) applies. The output reads `y` and
+/// `z` again at the end, so they stay live with `w`: in f16 each takes half the registers.
 const MEDIUMP: &str = "#version 310 es
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { highp vec4 a[]; };
@@ -194,7 +196,7 @@ void main() {
     mediump vec4 y = x * 0.5 + vec4(1.25);
     mediump vec4 z = x * y + y * y;
     mediump vec4 w = z * x + y;
-    o[i] = w;
+    o[i] = w * y + z;
 }
 ";
 

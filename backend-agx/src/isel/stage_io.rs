@@ -541,7 +541,8 @@ impl Isel<'_> {
 
     /// The fragment outputs at the start of `insts` that one `st_tile` can write: back-to-back
     /// `output`s of consecutive components of one location, all stored from registers of one
-    /// class (`((location, component), value)` each; empty or one long when there is no run).
+    /// class (`((location, component), value)` each; empty or one long when there is no run,
+    /// or when every component is the same value).
     pub(super) fn fragment_output_run_at(&self, insts: &[Inst]) -> Vec<((u32, u8), Value)> {
         let mut run: Vec<((u32, u8), Value)> = Vec::new();
         if self.func.stage != Stage::Fragment {
@@ -564,6 +565,12 @@ impl Isel<'_> {
                 }
             }
             run.push(((location, component), v));
+        }
+        // One value in every component (a splat such as `vec4(-1.0)`): the run would copy it
+        // into each register of the vector, as many instructions as the single stores it
+        // replaces, and hold four registers instead of one. Store it component by component.
+        if run.windows(2).all(|w| w[0].1 == w[1].1) {
+            run.truncate(1);
         }
         run
     }

@@ -214,6 +214,11 @@ impl Table {
                 self.log.push(Undo::Entry(key, Some(dst)));
             }
         }
+        self.invalidate_aliases(g);
+    }
+
+    /// Drops the aliases from or to group `g`.
+    fn invalidate_aliases(&mut self, g: u32) {
         let sources = self
             .aliases_of
             .get_mut(g as usize)
@@ -227,6 +232,43 @@ impl Table {
                 }
             }
         }
+    }
+
+    /// Drops what a write of view `w` makes stale: the entries that read or hold any of its
+    /// units (entries on other units of the same group stay: the three quotients written into
+    /// a store vector do not disturb the reciprocal of the divisor in its fourth register),
+    /// and the aliases from or to its group (aliases are of whole groups).
+    fn invalidate_view(&mut self, w: VReg) {
+        let g = w.group;
+        let Some(keys) = self.entries_of.get_mut(g as usize).map(std::mem::take) else {
+            return;
+        };
+        let (lo, hi) = (u32::from(w.offset), u32::from(w.offset) + w.class.units());
+        let overlaps = |r: &VReg| {
+            let start = u32::from(r.offset);
+            r.group == g && start < hi && lo < start + r.class.units()
+        };
+        let mut kept = Vec::new();
+        for key in keys {
+            let Some(&dst) = self.entries.get(&key) else {
+                continue;
+            };
+            let (mut hit, mut mentions) = (overlaps(&dst), dst.group == g);
+            key.for_each_use(|r| {
+                hit |= overlaps(r);
+                mentions |= r.group == g;
+            });
+            if hit {
+                self.entries.remove(&key);
+                self.log.push(Undo::Entry(key, Some(dst)));
+            } else if mentions {
+                kept.push(key);
+            }
+        }
+        if let Some(list) = self.entries_of.get_mut(g as usize) {
+            list.extend(kept);
+        }
+        self.invalidate_aliases(g);
     }
 
     /// `inst` with its destination replaced by a placeholder of the same shape and its sources
@@ -312,7 +354,7 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
             MInst::Break | MInst::Continue | MInst::Exit => {}
             MInst::Op(inst) => {
                 let mut defined = Vec::new();
-                inst.for_each_def(|r| defined.push(r.group));
+                inst.for_each_def(|r| defined.push(*r));
                 // A register copy stays a copy of its own source: turning it into a copy of an
                 // earlier copy gains nothing and gives a run built element by element sources
                 // in several groups, which coalescing cannot merge into one.
@@ -335,8 +377,8 @@ pub fn eliminate(m: &mut MFunction) -> u32 {
                         }
                     }
                 }
-                for g in defined {
-                    table.invalidate(g);
+                for w in defined {
+                    table.invalidate_view(w);
                 }
                 if let Some((a, b)) = new_alias {
                     table.insert_alias(a, b);
@@ -425,6 +467,40 @@ mod tests {
         let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
         assert_eq!(text[3], "iadd %3, %1, 0");
         assert_eq!(text[4], "iadd %4, %2, 0");
+    }
+
+    /// A divisor in the fourth register of a store vector: writing the other three (the
+    /// quotients) leaves its reciprocal available; writing the divisor's own register does not.
+    #[test]
+    fn writes_to_other_units_of_a_group_keep_an_entry() {
+        let mut m = MFunction::default();
+        let v = m.new_group(RegClass::Vec32(4));
+        let r: Vec<VReg> = (0..3).map(|_| m.new_group(RegClass::R32)).collect();
+        let comp = |k: u16| v.view(2 * k, RegClass::R32);
+        m.op(Instr::GetSr {
+            dst: Dst::new(comp(3)),
+            sr: SpecialReg::ThreadPositionInGridX,
+        });
+        rcp(&mut m, r[0], comp(3));
+        m.op(Instr::MovImm {
+            dst: Dst::new(comp(0)),
+            imm: 1,
+        });
+        rcp(&mut m, r[1], comp(3));
+        m.op(Instr::MovImm {
+            dst: Dst::new(comp(3)),
+            imm: 2,
+        });
+        rcp(&mut m, r[2], comp(3));
+        for &x in &r {
+            out(&mut m, x);
+        }
+        out(&mut m, v);
+        // Before: any write to the vector dropped the entry, and the second `rcp` stayed.
+        assert_eq!(eliminate(&mut m), 1, "{m}");
+        let text: Vec<String> = m.insts.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[3], format!("iadd {}, {}, 0", r[1], r[0]), "{m}");
+        assert!(text[5].starts_with("rcp"), "{m}");
     }
 
     #[test]

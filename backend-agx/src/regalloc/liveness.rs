@@ -73,6 +73,84 @@ pub fn intervals(insts: &[MInst<VReg>], groups: usize) -> Vec<Option<Interval>> 
     out
 }
 
+/// The span of each 16-bit unit of a group of more than one register: the positions of its
+/// first reference and of its last read (the group's end for a unit never read). Empty for groups of at most two units, whose units live as long
+/// as the group, and for groups with a loop boundary inside their interval (a unit referenced
+/// inside a loop may be needed around the back edge, as the whole group is) or with a unit
+/// never referenced.
+///
+/// A vector's components are often written one by one just before the instruction that reads
+/// the vector (the four colours of an `st_tile`), by instructions that read the last use of
+/// other values' registers, one component of a pair at a time: the allocator may give a unit
+/// to the vector while another group still holds it, when that unit's last use comes by the
+/// new unit's first reference.
+pub fn unit_spans(
+    insts: &[MInst<VReg>],
+    units: &[u32],
+    intervals: &[Option<Interval>],
+) -> Vec<Vec<(usize, usize)>> {
+    let mut spans: Vec<Vec<(usize, usize)>> = units
+        .iter()
+        .map(|&u| {
+            if u > 2 {
+                vec![(usize::MAX, 0); u as usize]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let mut boundaries = Vec::new();
+    // The last reference that counts is the last read: a unit only written (a component of a
+    // load nobody reads) may still be written after its position, when the load completes.
+    let mut read = vec![false; spans.iter().map(Vec::len).sum()];
+    let offsets: Vec<usize> = spans
+        .iter()
+        .scan(0, |acc, l| {
+            let o = *acc;
+            *acc += l.len();
+            Some(o)
+        })
+        .collect();
+    for (pos, inst) in insts.iter().enumerate() {
+        let mut touch = |r: &VReg, is_use: bool| {
+            if let Some(list) = spans.get_mut(r.group as usize) {
+                let first = usize::from(r.offset);
+                let last = (first + r.class.units() as usize).min(list.len());
+                for u in first..last {
+                    let s = &mut list[u];
+                    s.0 = s.0.min(pos);
+                    if is_use {
+                        s.1 = s.1.max(pos);
+                        read[offsets[r.group as usize] + u] = true;
+                    }
+                }
+            }
+        };
+        inst.for_each_use(|r| touch(r, true));
+        inst.for_each_def(|r| touch(r, false));
+        if matches!(inst, MInst::Loop | MInst::EndLoop) {
+            boundaries.push(pos);
+        }
+    }
+    for (g, list) in spans.iter_mut().enumerate() {
+        let Some(iv) = intervals.get(g).copied().flatten() else {
+            list.clear();
+            continue;
+        };
+        let crossed = |p: usize| boundaries.partition_point(|&b| b <= p);
+        let unreferenced = list.iter().any(|s| s.0 == usize::MAX);
+        if unreferenced || crossed(iv.start) != crossed(iv.end) {
+            list.clear();
+        }
+        for (u, s) in list.iter_mut().enumerate() {
+            if !read[offsets[g] + u] {
+                s.1 = iv.end;
+            }
+        }
+    }
+    spans
+}
+
 /// Loops nest (structured control flow): each is inside the next one out or disjoint from it.
 /// A group referenced inside a loop and live across its boundary is extended over it, and the
 /// extended interval may cross an enclosing loop in turn (inner loops first, as a fixpoint).

@@ -57,8 +57,11 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
         let iv = liveness::intervals(&m.insts, m.groups.len());
         unspillable.resize(m.groups.len(), false);
         let prefer = copy_sources(&m.insts, &iv, &m.groups);
+        let units: Vec<u32> = m.groups.iter().map(|g| g.units).collect();
+        let spans = liveness::unit_spans(&m.insts, &units, &iv);
         match scan::scan(
             &iv,
+            &spans,
             &m.groups,
             &unspillable,
             &reserved,
@@ -279,6 +282,77 @@ mod tests {
         let m = pressure(10);
         let iv = liveness::intervals(&m.insts, m.groups.len());
         assert_eq!(peak_units(&iv, &m.groups), 22);
+    }
+
+    fn iadd(m: &mut MFunction, dst: VReg, a: VReg, b: Src<VReg>) {
+        m.op(Instr::Iadd {
+            dst: Dst::new(dst),
+            a: IntSrc::zext(Src::reg(a)),
+            b: IntSrc::zext(b),
+            neg_b: false,
+            shift: 0,
+            sat: false,
+        });
+    }
+
+    /// A pair and a scalar, then a four-register vector whose first two components are the
+    /// last reads of the pair's halves and of the scalar (the colours of one `st_tile`):
+    /// `late_read` reads the pair's first register once more after the vector's first
+    /// component is written.
+    fn vector_over_last_uses(late_read: bool) -> MFunction {
+        let mut m = MFunction::default();
+        let pair = m.new_group(RegClass::Vec32(2));
+        let c = m.new_group(RegClass::R32);
+        let v = m.new_group(RegClass::Vec32(4));
+        let (p0, p1) = (pair.view(0, RegClass::R32), pair.view(2, RegClass::R32));
+        for (i, &d) in [p0, p1, c].iter().enumerate() {
+            m.op(Instr::MovImm {
+                dst: Dst::new(d),
+                imm: i as u32 + 1,
+            });
+        }
+        let comp = |k: u16| v.view(2 * k, RegClass::R32);
+        iadd(&mut m, comp(0), p0, Src::Imm(1));
+        iadd(&mut m, comp(1), p1, Src::reg(c));
+        if late_read {
+            iadd(&mut m, comp(2), p0, Src::Imm(2));
+        } else {
+            m.op(Instr::MovImm {
+                dst: Dst::new(comp(2)),
+                imm: 7,
+            });
+        }
+        m.op(Instr::MovImm {
+            dst: Dst::new(comp(3)),
+            imm: 8,
+        });
+        m.op(Instr::StTile {
+            src: v,
+            rt: 0,
+            mask: 0b1111,
+            format: crate::isa::MemFormat::I32,
+        });
+        m
+    }
+
+    #[test]
+    fn a_vector_takes_the_registers_its_components_read_last() {
+        // Before unit spans: the pair (halves 0..4) and the scalar (4..6) held their registers
+        // to the end of their intervals, so the vector went to halves 6..14.
+        let a = allocate(vector_over_last_uses(false), 256).unwrap();
+        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
+            panic!("ends with the store: {:?}", a.insts.last());
+        };
+        assert_eq!(src.half, 0, "the vector starts over the pair");
+        assert_eq!(a.gpr_halves, 8);
+        // The pair's first register is read after the vector's first component is written:
+        // the vector must not take it.
+        let a = allocate(vector_over_last_uses(true), 256).unwrap();
+        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
+            panic!("ends with the store: {:?}", a.insts.last());
+        };
+        assert_ne!(src.half, 0);
+        assert_eq!(a.gpr_halves, 14);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! those are free (so the copy disappears), else the lowest free run of halves of its size at
 //! its alignment (first fit keeps the register count, and so occupancy, low). An interval whose
 //! last use is the instruction where the next one starts may share its register: instructions
-//! read all their sources before writing. When nothing fits, the live interval (current or
+//! read all their sources before writing. A group of several registers whose units live over
+//! different spans ([`super::liveness::unit_spans`]) may also take a unit another group still
+//! holds, when the holder's last use of that unit comes by the unit's own first reference: the
+//! unit passes to the group when the holder ends, instead of becoming free. When nothing fits, the live interval (current or
 //! active) that ends last is spilled (the classic linear-scan heuristic: it frees its
 //! registers for the longest time); intervals created by spilling are never spilled again.
 
@@ -21,9 +24,12 @@ pub enum Scan {
 
 /// Assigns halves `0..limit` (minus `reserved`) to `intervals`. `prefer[g]` names a group
 /// whose registers `g` should take if they are free when `g` starts (the source of a copy
-/// that ends where `g` begins: sharing the register makes the copy a no-op).
+/// that ends where `g` begins: sharing the register makes the copy a no-op). `spans[g]` gives
+/// the first and last reference of each unit of `g` where these are known to be all that
+/// matters (empty otherwise: every unit lives as long as the group).
 pub fn scan(
     intervals: &[Option<Interval>],
+    spans: &[Vec<(usize, usize)>],
     groups: &[Group],
     unspillable: &[bool],
     reserved: &[u16],
@@ -32,15 +38,7 @@ pub fn scan(
 ) -> Scan {
     let mut order: Vec<Interval> = intervals.iter().flatten().copied().collect();
     order.sort_by_key(|iv| (iv.start, iv.group));
-    let mut free = vec![true; 256];
-    for f in free.iter_mut().skip(limit.min(256) as usize) {
-        *f = false;
-    }
-    for &h in reserved {
-        if let Some(f) = free.get_mut(usize::from(h)) {
-            *f = false;
-        }
-    }
+    let mut units = Units::new(limit, reserved);
     let mut base = vec![0u16; groups.len()];
     let mut active: Vec<Interval> = Vec::new();
     let mut spilled: Vec<u32> = Vec::new();
@@ -48,8 +46,8 @@ pub fn scan(
         // Expire intervals that end before (or at) this start.
         active.retain(|a| {
             if a.end <= iv.start {
-                release(
-                    &mut free,
+                units.release(
+                    a.group,
                     base[a.group as usize],
                     groups[a.group as usize].units,
                 );
@@ -66,14 +64,17 @@ pub fn scan(
             .map(|s| base[s as usize])
             .filter(|&h| {
                 u32::from(h) % g.align.max(1) == 0
-                    && free
+                    && units
+                        .free
                         .get(usize::from(h)..usize::from(h) + g.units as usize)
                         .is_some_and(|r| r.iter().all(|&f| f))
             });
+        let unit_spans = spans.get(iv.group as usize).map_or(&[][..], Vec::as_slice);
         loop {
-            if let Some(h) = preferred.or_else(|| find(&free, g.units, g.align)) {
+            let found = preferred.or_else(|| units.find(g, unit_spans));
+            if let Some(h) = found {
                 base[iv.group as usize] = h;
-                take(&mut free, h, g.units);
+                units.take(iv.group, h, unit_spans, iv.end, g.units);
                 active.push(iv);
                 break;
             }
@@ -87,8 +88,8 @@ pub fn scan(
             let current_spillable = !unspillable[iv.group as usize];
             match victim {
                 Some((i, a)) if !current_spillable || a.end > iv.end => {
-                    release(
-                        &mut free,
+                    units.release(
+                        a.group,
                         base[a.group as usize],
                         groups[a.group as usize].units,
                     );
@@ -115,26 +116,91 @@ pub fn scan(
     }
 }
 
-fn find(free: &[bool], units: u32, align: u32) -> Option<u16> {
-    let (units, align) = (units as usize, align.max(1) as usize);
-    let mut h = 0;
-    while h + units <= free.len() {
-        if free[h..h + units].iter().all(|&f| f) {
-            return Some(h as u16);
+/// No group.
+const NONE: u32 = u32::MAX;
+
+/// The state of the 256 halves during a scan.
+struct Units {
+    /// Halves nobody holds or claims.
+    free: Vec<bool>,
+    /// The group holding each half.
+    owner: Vec<u32>,
+    /// The group that takes each half when its holder ends.
+    claim: Vec<u32>,
+    /// The last use of each half by its holder (by its claimant, in `claim_end`).
+    end: Vec<usize>,
+    claim_end: Vec<usize>,
+}
+
+impl Units {
+    fn new(limit: u32, reserved: &[u16]) -> Units {
+        let mut free = vec![true; 256];
+        for f in free.iter_mut().skip(limit.min(256) as usize) {
+            *f = false;
         }
-        h += align;
+        for &h in reserved {
+            if let Some(f) = free.get_mut(usize::from(h)) {
+                *f = false;
+            }
+        }
+        Units {
+            free,
+            owner: vec![NONE; 256],
+            claim: vec![NONE; 256],
+            end: vec![usize::MAX; 256],
+            claim_end: vec![usize::MAX; 256],
+        }
     }
-    None
-}
 
-fn take(free: &mut [bool], h: u16, units: u32) {
-    for f in &mut free[usize::from(h)..usize::from(h) + units as usize] {
-        *f = false;
+    /// The lowest place for `g` at its alignment: each unit free, or (when `spans` gives the
+    /// units' first references) held by a group whose last use of it comes by the unit's first
+    /// reference and not yet claimed.
+    fn find(&self, g: &Group, spans: &[(usize, usize)]) -> Option<u16> {
+        let (n, align) = (g.units as usize, g.align.max(1) as usize);
+        let usable = |h: usize, u: usize| {
+            self.free[h]
+                || spans.get(u).is_some_and(|&(first, _)| {
+                    self.owner[h] != NONE && self.claim[h] == NONE && self.end[h] <= first
+                })
+        };
+        let mut h = 0;
+        while h + n <= self.free.len() {
+            if (0..n).all(|u| usable(h + u, u)) {
+                return Some(h as u16);
+            }
+            h += align;
+        }
+        None
     }
-}
 
-fn release(free: &mut [bool], h: u16, units: u32) {
-    for f in &mut free[usize::from(h)..usize::from(h) + units as usize] {
-        *f = true;
+    /// Gives `g` (interval ending at `group_end`) the halves `h..h + n`: the free ones now, the
+    /// held ones when their holders end.
+    fn take(&mut self, g: u32, h: u16, spans: &[(usize, usize)], group_end: usize, n: u32) {
+        for (u, x) in (usize::from(h)..usize::from(h) + n as usize).enumerate() {
+            let end = spans.get(u).map_or(group_end, |s| s.1);
+            if self.free[x] {
+                self.free[x] = false;
+                self.owner[x] = g;
+                self.end[x] = end;
+            } else {
+                self.claim[x] = g;
+                self.claim_end[x] = end;
+            }
+        }
+    }
+
+    /// `g` (placed at `h`, `n` halves) ends or is spilled: its halves pass to their claimants
+    /// or become free; its claims on halves others still hold are dropped.
+    fn release(&mut self, g: u32, h: u16, n: u32) {
+        for x in usize::from(h)..usize::from(h) + n as usize {
+            if self.owner[x] == g {
+                self.owner[x] = self.claim[x];
+                self.end[x] = self.claim_end[x];
+                self.claim[x] = NONE;
+                self.free[x] = self.owner[x] == NONE;
+            } else if self.claim[x] == g {
+                self.claim[x] = NONE;
+            }
+        }
     }
 }

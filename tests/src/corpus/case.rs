@@ -479,6 +479,31 @@ impl Case {
         buffers.chain(targets).chain(images).collect()
     }
 
+    /// The tolerance of one output when the shader's `RelaxedPrecision` arithmetic runs in f16:
+    /// its `relaxed_tolerance`, or its `tolerance` where the manifest gives none (exact if the
+    /// key is not an output of this case).
+    pub fn relaxed_tolerance(&self, key: &OutputKey) -> Tolerance {
+        let m = &self.manifest;
+        let relaxed = match *key {
+            OutputKey::Buffer { set, binding } => m
+                .buffers
+                .iter()
+                .find(|b| b.output && (b.set, b.binding) == (set, binding))
+                .and_then(|b| b.relaxed_tolerance),
+            OutputKey::Target { location } => m
+                .targets
+                .iter()
+                .find(|t| t.location == location)
+                .and_then(|t| t.relaxed_tolerance),
+            OutputKey::Image { set, binding } => m
+                .textures
+                .iter()
+                .find(|t| t.output && (t.set, t.binding) == (set, binding))
+                .and_then(|t| t.relaxed_tolerance),
+        };
+        relaxed.unwrap_or_else(|| self.tolerance(key))
+    }
+
     /// The tolerance of one output (exact if the key is not an output of this case).
     pub fn tolerance(&self, key: &OutputKey) -> Tolerance {
         self.output_specs()

@@ -171,6 +171,10 @@ pub struct RenderTarget {
     /// How close the compared values must be.
     #[serde(default)]
     pub tolerance: Tolerance,
+    /// How close compared f32 elements must be when the shader's `RelaxedPrecision` arithmetic
+    /// is computed in f16 (`agxc::Options::relaxed_f16`); `None` means `tolerance`.
+    #[serde(default)]
+    pub relaxed_tolerance: Option<Tolerance>,
 }
 
 /// Whether a buffer is bound as a storage or a uniform buffer.
@@ -217,6 +221,10 @@ pub struct Buffer {
     /// How close compared f32 elements must be.
     #[serde(default)]
     pub tolerance: Tolerance,
+    /// How close compared f32 elements must be when the shader's `RelaxedPrecision` arithmetic
+    /// is computed in f16 (`agxc::Options::relaxed_f16`); `None` means `tolerance`.
+    #[serde(default)]
+    pub relaxed_tolerance: Option<Tolerance>,
 }
 
 /// The push-constant block's bytes.
@@ -460,6 +468,10 @@ pub struct Texture {
     /// compared exactly.
     #[serde(default)]
     pub tolerance: Tolerance,
+    /// How close compared f32 elements must be when the shader's `RelaxedPrecision` arithmetic
+    /// is computed in f16 (`agxc::Options::relaxed_f16`); `None` means `tolerance`.
+    #[serde(default)]
+    pub relaxed_tolerance: Option<Tolerance>,
 }
 
 fn one() -> u32 {

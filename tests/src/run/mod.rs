@@ -28,6 +28,9 @@
 //!   executor, at -O0 or -O2 (the library's [`OptLevel`]); [`run_g13_corpus`]
 //!   compares its runs with both the recordings and the interpreter, checking the G13's float
 //!   behaviours (denormals, contraction) against interpreter models ([`numerics`]).
+//! - [`run_relaxed_corpus`]: the cases with `RelaxedPrecision` arithmetic compiled with it in
+//!   f16 (`agxc::Options::relaxed_f16`), checked against the G13 model of the IR it ran and,
+//!   within each output's `relaxed_tolerance`, against the f32 interpreter and the recording.
 
 mod corpus_run;
 mod error;
@@ -36,6 +39,7 @@ mod g13;
 mod launch;
 pub mod numerics;
 mod prepare;
+mod relaxed;
 mod report;
 mod texture;
 mod tgsi;
@@ -48,6 +52,7 @@ pub use executor::{Executor, Interpreter};
 pub use g13::{run_g13_corpus, G13Error, G13LevelRun, G13};
 pub use launch::{BoundBuffer, BoundTexture, Conventions, Launch, LaunchStage};
 pub use prepare::{prepare, Language, Prepared};
+pub use relaxed::{has_relaxed, run_relaxed_corpus, Figures, RelaxedRun};
 pub use report::{run_case, CaseReport, Outcome, Table};
 pub use texture::{interp_sampler, interp_texture};
 pub use tgsi::TgsiInterface;

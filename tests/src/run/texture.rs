@@ -107,6 +107,7 @@ mod tests {
             storage: false,
             output: false,
             tolerance: Default::default(),
+            relaxed_tolerance: None,
         }
     }
 
