@@ -41,7 +41,14 @@ pub fn run_compute_observed(
     limits: &Limits,
     observer: &mut dyn Observer,
 ) -> Result<Stats, InterpError> {
-    run(func, resources, groups, limits, FloatMode::Ieee, Some(observer))
+    run(
+        func,
+        resources,
+        groups,
+        limits,
+        FloatMode::Ieee,
+        Some(observer),
+    )
 }
 
 fn run(

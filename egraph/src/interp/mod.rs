@@ -210,11 +210,11 @@ pub use fragment::{
     flat_input, run_fragment, run_fragment_with, FragmentGrid, FragmentOutput, Varying,
 };
 pub use geometry::{run_geometry, GeometryOutput, GeometryVertex, Strip};
-pub use observe::{Observer, Run};
 pub use limits::{
     Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_SHARED_MEMORY,
     DEFAULT_MAX_STEPS,
 };
+pub use observe::{Observer, Run};
 pub use resources::{bytes_f32, bytes_u32, f32_bytes, u32_bytes, Buffer, BufferKind, Resources};
 pub use stats::Stats;
 pub use texture::{

@@ -94,7 +94,13 @@ fn inner_fmul(t: &Term) -> bool {
     fn any(t: &Term) -> bool {
         match t {
             Term::Node(k, kids) => {
-                matches!(k, Kind::Pure { op: PureOp::Fmul, .. }) || kids.iter().any(any)
+                matches!(
+                    k,
+                    Kind::Pure {
+                        op: PureOp::Fmul,
+                        ..
+                    }
+                ) || kids.iter().any(any)
             }
             _ => false,
         }
@@ -284,29 +290,5 @@ mod tests {
     fn every_inexact_rule_is_charged() {
         check(&GenericTarget::new());
         check(&agxc_backend_agx::target::G13Target::new());
-    }
-
-    fn table(target: &dyn Target) -> String {
-        let charges = RuleCharges::from_rules(target.rules());
-        let mut out = String::new();
-        for &op in PureOp::ALL {
-            for e in charges.entries(op) {
-                out += &format!(
-                    "{} {} {:?} only={:?} inner={:?}\n",
-                    op.name(),
-                    e.rule,
-                    e.charge,
-                    e.only,
-                    e.inner
-                );
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn print_tables() {
-        println!("generic:\n{}", table(&GenericTarget::new()));
-        println!("g13:\n{}", table(&agxc_backend_agx::target::G13Target::new()));
     }
 }

@@ -209,9 +209,7 @@ impl Shadow<'_> {
                 | Builtin::LocalIndex => Ok(()),
                 _ => self.unsupported(inst, "a non-compute built-in"),
             },
-            EffectOp::Load(access) | EffectOp::Store(access)
-                if Self::binding(access).is_none() =>
-            {
+            EffectOp::Load(access) | EffectOp::Store(access) if Self::binding(access).is_none() => {
                 self.unsupported(inst, "push-constant or workgroup memory")
             }
             EffectOp::Load(access) => {
@@ -283,9 +281,9 @@ impl Shadow<'_> {
                     let uncertain = data.args.iter().any(|&a| {
                         self.bound(a, lane) != 0.0
                             || (self.model.g13
-                                && run.value(a, lane).is_some_and(|v| {
-                                    v.ty().is_float() && !v.as_f64().is_finite()
-                                }))
+                                && run
+                                    .value(a, lane)
+                                    .is_some_and(|v| v.ty().is_float() && !v.as_f64().is_finite()))
                     });
                     let e = if uncertain {
                         UNKNOWN
@@ -402,7 +400,10 @@ impl Observer for Shadow<'_> {
                 }
             }
             Op::Continue => {
-                if let Some(body) = self.loops.last().and_then(|&l| func.insts[l].blocks.first())
+                if let Some(body) = self
+                    .loops
+                    .last()
+                    .and_then(|&l| func.insts[l].blocks.first())
                 {
                     self.pass(run, lanes, &data.args, &func.blocks[*body].params);
                 }
