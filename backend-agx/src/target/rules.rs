@@ -14,7 +14,8 @@
 //! 2^-27 and the product by half an ULP of `|x|/2pi` (2^-17 near 159 turns), together 1.5e-5
 //! turns or 9.5e-5 radians at `|x| = 1000`; the reduction after that is exact (`fract` and the
 //! multiplication by 4) and the sine unit's model adds about 1e-7. Hence the bound
-//! [`SIN_COS_ERROR_1000`]. f16 arguments are converted to f32, lowered, and converted back.
+//! [`SIN_COS_ERROR_1000`], and the rules' tolerance, which grows with `|x|`
+//! ([`SIN_COS_BASE`], [`SIN_COS_SLOPE`]). f16 arguments are converted to f32, lowered, and converted back.
 
 use super::{cmpsel, ops};
 use agxc_egraph::ir::{OpRegistry, Type};
@@ -25,7 +26,26 @@ use std::sync::Arc;
 /// analytical bound in the module docs; 8.8e-5 measured).
 pub const SIN_COS_ERROR_1000: f64 = 1e-4;
 
-/// The lowerings are checked (and promised accurate) on `[-1000, 1000]`, plus the special values.
+/// `2^-20`: the sin/cos lowering's error at `x = 0`: the sine unit's model and the final
+/// rounding (4.1e-7 measured on `[-pi, pi]`).
+pub const SIN_COS_BASE: f64 = 1.0 / 1_048_576.0;
+
+/// `2^-23`: how much the sin/cos lowering's error grows per radian of `|x|`. The turn count
+/// `x * (1/2pi)` is rounded to f32 (half an ULP: `|x|/2pi * 2^-24` turns) and `1/2pi` itself is
+/// off by at most `2^-27`: `2pi (|x|/2pi 2^-24 + |x| 2^-27) < 1.07e-7 |x|` radians. With
+/// [`SIN_COS_BASE`] this is the rules' declared tolerance, `1.2e-4` at `|x| = 1000`, just above
+/// [`SIN_COS_ERROR_1000`]; the equivalence tests read it from the rule.
+pub const SIN_COS_SLOPE: f64 = 1.0 / 8_388_608.0;
+
+/// The sin/cos lowering's tolerance: [`SIN_COS_BASE`] plus [`SIN_COS_SLOPE`] per unit of `|x|`.
+const SIN_COS_TOLERANCE: Tolerance = Tolerance::AbsPerUnit {
+    base: SIN_COS_BASE,
+    per_unit: SIN_COS_SLOPE,
+};
+
+/// The soundness check draws arguments in `[-1000, 1000]` (plus the special values), where the
+/// tolerance is tight enough to bite; the tolerance itself holds for every finite argument (the
+/// reduction argument in the module docs does not depend on the range).
 const SIN_COS_DOMAIN: Domain = Domain::Range(-1000.0, 1000.0);
 
 fn x_is_f32(b: &mut Bindings<'_>) -> bool {
@@ -46,7 +66,7 @@ pub fn specs() -> Vec<RuleSpec> {
                 (g13.sin_pt_2 (g13.sin_pt_1 \
                     (fmul 4 (fract (fmul ?x 0.15915494309189535))))))",
             guard = x_is_f32,
-            tol = Tolerance::Abs(SIN_COS_ERROR_1000),
+            tol = SIN_COS_TOLERANCE,
             domain = SIN_COS_DOMAIN,
             mandatory = true;
         /// cos(x) == sin(x + pi/2): q = 4 fract(x / 2pi + 1/4), the +1/4 in the same fma (f32).
@@ -55,7 +75,7 @@ pub fn specs() -> Vec<RuleSpec> {
                 (g13.sin_pt_2 (g13.sin_pt_1 \
                     (fmul 4 (fract (fma ?x 0.15915494309189535 0.25))))))",
             guard = x_is_f32,
-            tol = Tolerance::Abs(SIN_COS_ERROR_1000),
+            tol = SIN_COS_TOLERANCE,
             domain = SIN_COS_DOMAIN,
             mandatory = true;
         /// sin(x) == f16(sin(f32(x))) for f16 x: widening is exact, one more rounding at the end.

@@ -5,6 +5,7 @@ use super::error::InterpError;
 use super::exec::Machine;
 use super::float_mode::FloatMode;
 use super::limits::Limits;
+use super::observe::Observer;
 use super::resources::{Resources, ResourcesRef};
 use super::stage::StageEnv;
 use super::stats::Stats;
@@ -28,6 +29,35 @@ pub fn run_compute_with(
     groups: [u32; 3],
     limits: &Limits,
     float: FloatMode,
+) -> Result<Stats, InterpError> {
+    run(func, resources, groups, limits, float, None)
+}
+
+/// [`run_compute`] with `observer` shown every instruction as it runs (see `observe`).
+pub fn run_compute_observed(
+    func: &Function,
+    resources: &mut Resources,
+    groups: [u32; 3],
+    limits: &Limits,
+    observer: &mut dyn Observer,
+) -> Result<Stats, InterpError> {
+    run(
+        func,
+        resources,
+        groups,
+        limits,
+        FloatMode::Ieee,
+        Some(observer),
+    )
+}
+
+fn run(
+    func: &Function,
+    resources: &mut Resources,
+    groups: [u32; 3],
+    limits: &Limits,
+    float: FloatMode,
+    mut observer: Option<&mut dyn Observer>,
 ) -> Result<Stats, InterpError> {
     if func.stage != Stage::Compute {
         return Err(InterpError::WrongStage {
@@ -74,6 +104,11 @@ pub fn run_compute_with(
                 );
                 m.shared = vec![0; shared_memory];
                 m.float = float;
+                // A reborrow for this workgroup (the cast shortens the trait object's lifetime).
+                m.observer = match observer {
+                    Some(ref mut o) => Some(&mut **o as &mut dyn Observer),
+                    None => None,
+                };
                 m.run()?;
                 steps = m.steps;
                 stats.add(&m.stats);

@@ -79,6 +79,14 @@ pub enum InterpError {
         /// What is wrong.
         reason: String,
     },
+    /// An observer (`run_compute_observed`) stopped the run.
+    #[error("{inst}: observer: {reason}")]
+    Observer {
+        /// The instruction.
+        inst: Inst,
+        /// The observer's reason.
+        reason: String,
+    },
     /// A value was read on a lane where it was never defined.
     #[error("{inst}: reads {value}, which has no value here")]
     UndefinedValue {

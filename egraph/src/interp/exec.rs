@@ -13,6 +13,7 @@ use super::error::InterpError;
 use super::float_mode::FloatMode;
 use super::lanes::{LaneValues, Mask};
 use super::limits::Limits;
+use super::observe::{Observer, Run};
 use super::resources::{Resources, ResourcesRef};
 use super::stage::StageEnv;
 use super::stats::Stats;
@@ -53,6 +54,8 @@ pub(crate) struct Machine<'a> {
     pub steps: u64,
     /// How pure operations treat f32 denormals ([`FloatMode::Ieee`] unless the run asks).
     pub float: FloatMode,
+    /// Sees every instruction (compute runs only; see `observe`).
+    pub observer: Option<&'a mut dyn Observer>,
     loops: Vec<LoopFrame>,
 }
 
@@ -81,6 +84,7 @@ impl<'a> Machine<'a> {
             stats: Stats::default(),
             steps,
             float: FloatMode::Ieee,
+            observer: None,
             loops: Vec::new(),
         }
     }
@@ -104,6 +108,13 @@ impl<'a> Machine<'a> {
                 break;
             }
             self.count(inst, &mask)?;
+            // Only observed runs pay for the copy of the mask.
+            let observed = if self.observer.is_some() {
+                self.observe(inst, &mask, false)?;
+                Some(mask.clone())
+            } else {
+                None
+            };
             match func.insts[inst].op {
                 Op::Pure(p) => {
                     self.check_arity(inst, p.signature().arity())?;
@@ -148,8 +159,35 @@ impl<'a> Machine<'a> {
                     mask = Mask::none(self.lanes);
                 }
             }
+            if let Some(ran) = observed {
+                self.observe(inst, &ran, true)?;
+            }
         }
         Ok(())
+    }
+
+    /// Calls the observer's hook (`after`, else `before`) for `inst` on `mask`.
+    fn observe(&mut self, inst: Inst, mask: &Mask, after: bool) -> Result<(), InterpError> {
+        let Some(observer) = self.observer.as_deref_mut() else {
+            return Ok(());
+        };
+        let group = match self.env {
+            StageEnv::Compute { group, .. } => group,
+            _ => [0; 3],
+        };
+        let run = Run {
+            func: self.func,
+            vals: &self.vals,
+            group,
+            lanes: self.lanes,
+        };
+        let lanes: SmallVec<[usize; 64]> = mask.lanes().collect();
+        let hook = if after {
+            observer.after(&run, inst, &lanes)
+        } else {
+            observer.before(&run, inst, &lanes)
+        };
+        hook.map_err(|reason| InterpError::Observer { inst, reason })
     }
 
     /// Counts an instruction execution against the step budget.

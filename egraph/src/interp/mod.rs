@@ -17,7 +17,9 @@
 //!   for emission, primitive boundaries and undefined outputs.
 //!
 //! All take [`Resources`] (buffers, push constants, textures, samplers by binding) and
-//! [`Limits`], and report [`Stats`]. [`run_compute_with`] and [`run_fragment_with`] also take a
+//! [`Limits`], and report [`Stats`]. [`run_compute_observed`] also shows an [`Observer`] every
+//! instruction as it runs, so analyses that follow a run (the equivalence tests' shadow run)
+//! reuse this executor's control flow instead of walking the program themselves. [`run_compute_with`] and [`run_fragment_with`] also take a
 //! [`FloatMode`]: IEEE (the reference) or the G13's flushing of f32 denormals.
 //!
 //! # Execution model
@@ -191,6 +193,7 @@ mod geometry;
 mod lanes;
 mod limits;
 mod memory;
+mod observe;
 mod quad;
 mod resources;
 mod stage;
@@ -200,7 +203,7 @@ mod tests;
 mod texture;
 mod vertex;
 
-pub use compute::{run_compute, run_compute_with};
+pub use compute::{run_compute, run_compute_observed, run_compute_with};
 pub use error::InterpError;
 pub use float_mode::{flush_f32_denormal, FloatMode};
 pub use fragment::{
@@ -211,6 +214,7 @@ pub use limits::{
     Limits, DEFAULT_MAX_LANES, DEFAULT_MAX_LOOP_ITERATIONS, DEFAULT_MAX_SHARED_MEMORY,
     DEFAULT_MAX_STEPS,
 };
+pub use observe::{Observer, Run};
 pub use resources::{bytes_f32, bytes_u32, f32_bytes, u32_bytes, Buffer, BufferKind, Resources};
 pub use stats::Stats;
 pub use texture::{

@@ -1,8 +1,8 @@
 //! The graph IR: scalar SSA values in structured blocks.
 //!
 //! - [`types`](Type), [`constants`](Const) and [`entities`](Value) are the vocabulary;
-//! - [`PureOp`] is the operation table (name, signature, evaluation: the single definition every
-//!   other part derives from), [`CustomOp`] lets a target add its own operations, and
+//! - [`PureOp`] is the operation table (name, signature, evaluation, [`Precision`]: the single
+//!   definition every other part derives from), [`CustomOp`] lets a target add its own operations, and
 //!   [`EffectOp`] covers memory, textures, stage I/O (with the geometry stage's per-vertex
 //!   inputs and vertex emission), built-ins and barriers;
 //! - [`Function`] holds values, instructions and blocks with explicit structured control flow;
@@ -21,6 +21,7 @@ mod function;
 mod geometry;
 mod image;
 mod ops;
+mod precision;
 mod signature;
 pub mod text;
 mod types;
@@ -44,6 +45,7 @@ pub use geometry::{
 };
 pub use image::{texel_class, ImageFormat, ImageOp, ImageTypeError, TexelClass};
 pub use ops::{Flags, PureOp};
+pub use precision::Precision;
 pub use signature::{Class, Signature, SignatureError, Width};
 pub use text::{parse_function, FunctionDisplay, ParseError, ParseErrorKind};
 pub use types::Type;

@@ -1,8 +1,11 @@
 //! The operation table: the one definition of every pure IR operation.
 //!
-//! Each entry gives the operation's name (its text form), signature and evaluation function. The
-//! printer, parser, verifier, interpreter, the optimizer's `egg` language and its constant folder
-//! all derive from this table; there is no second list of operations anywhere.
+//! Each entry gives the operation's name (its text form), signature, evaluation function,
+//! algebraic flags and, where it is not exact, the precision an implementation must deliver
+//! (the [`Precision`] column; omitted means [`Precision::CorrectlyRounded`]). The printer,
+//! parser, verifier, interpreter, the optimizer's `egg` language and its constant folder all
+//! derive from this table, and the equivalence tests read the precision column from it; there is
+//! no second list of operations anywhere.
 //!
 //! # Adding an operation
 //!
@@ -15,11 +18,14 @@
 //!
 //! The new `PureOp::Fcopysign` then prints and parses as `fcopysign`, is type-checked by the
 //! verifier, runs in the interpreter, constant-folds in the optimizer and becomes an e-node kind.
+//! An operation an implementation may compute less precisely than its evaluation function adds a
+//! fifth column, its [`Precision`] (e.g. `, precision::EXP2`), which the equivalence tests read.
 //! Target-specific operations (a backend's own instructions) do not go here: see
 //! [`CustomOpDef`](super::custom::CustomOpDef).
 
 use super::constant::Const;
 use super::eval::{conv, float, int};
+use super::precision::{self, Precision};
 use super::signature::{Class, Signature, Width};
 use super::types::Type;
 
@@ -48,8 +54,18 @@ impl core::ops::BitOr for Flags {
     }
 }
 
+/// The precision column's default: an omitted entry is exact.
+macro_rules! precision_or_exact {
+    () => {
+        Precision::CorrectlyRounded
+    };
+    ($p:expr) => {
+        $p
+    };
+}
+
 macro_rules! pure_ops {
-    ($( $(#[doc = $doc:literal])* $variant:ident = $name:literal, $sig:expr, $eval:path, $flags:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $name:literal, $sig:expr, $eval:path, $flags:expr $(, $prec:expr)?; )*) => {
         /// A pure (side-effect-free, total) operation of the graph IR.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
         pub enum PureOp {
@@ -73,6 +89,12 @@ macro_rules! pure_ops {
             /// Algebraic properties.
             pub fn flags(self) -> Flags {
                 match self { $( PureOp::$variant => $flags, )* }
+            }
+
+            /// How far an implementation's result may be from [`PureOp::eval`]'s (the
+            /// contract of `ir::precision`).
+            pub fn precision(self) -> Precision {
+                match self { $( PureOp::$variant => precision_or_exact!($($prec)?), )* }
             }
 
             /// Evaluates the operation on constant operands. `result` is the result type (needed
@@ -105,7 +127,7 @@ pure_ops! {
     /// Float multiplication.
     Fmul = "fmul", Signature::Binary(F), float::mul, FC;
     /// Float division (IEEE: x/0 is a signed infinity, 0/0 is NaN).
-    Fdiv = "fdiv", Signature::Binary(F), float::div, N;
+    Fdiv = "fdiv", Signature::Binary(F), float::div, N, precision::FDIV;
     /// Fused multiply-add `a * b + c` with one rounding.
     Fma = "fma", Signature::Ternary(F), float::fma, N;
     /// Negation (flips the sign bit, also of NaN and zero).
@@ -129,21 +151,21 @@ pure_ops! {
     /// `x - floor(x)`.
     Fract = "fract", Signature::Unary(F), float::fract, N;
     /// Square root.
-    Sqrt = "sqrt", Signature::Unary(F), float::sqrt, N;
+    Sqrt = "sqrt", Signature::Unary(F), float::sqrt, N, precision::SQRT;
     /// Reciprocal square root.
-    Rsqrt = "rsqrt", Signature::Unary(F), float::rsqrt, N;
+    Rsqrt = "rsqrt", Signature::Unary(F), float::rsqrt, N, precision::RSQRT;
     /// Reciprocal `1 / x`.
-    Rcp = "rcp", Signature::Unary(F), float::rcp, N;
+    Rcp = "rcp", Signature::Unary(F), float::rcp, N, precision::RCP;
     /// Base-2 exponential.
-    Exp2 = "exp2", Signature::Unary(F), float::exp2, N;
+    Exp2 = "exp2", Signature::Unary(F), float::exp2, N, precision::EXP2;
     /// Base-2 logarithm.
-    Log2 = "log2", Signature::Unary(F), float::log2, N;
+    Log2 = "log2", Signature::Unary(F), float::log2, N, precision::LOG2;
     /// Sine (radians).
-    Sin = "sin", Signature::Unary(F), float::sin, N;
+    Sin = "sin", Signature::Unary(F), float::sin, N, precision::SIN_COS;
     /// Cosine (radians).
-    Cos = "cos", Signature::Unary(F), float::cos, N;
+    Cos = "cos", Signature::Unary(F), float::cos, N, precision::SIN_COS;
     /// `a` raised to `b`.
-    Pow = "pow", Signature::Binary(F), float::pow, N;
+    Pow = "pow", Signature::Binary(F), float::pow, N, Precision::ExpOfLog;
 
     // ---- float comparisons: ordered ones are false on NaN, unordered ones true
     /// Ordered equal.

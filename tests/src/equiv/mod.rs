@@ -28,11 +28,13 @@
 //! operations on its path, not one tolerance per program: the shadow run ([`bounds`])
 //! re-executes the unoptimized program and carries beside each value how far a correct
 //! implementation's value may be from it. Each operation may add a local error where the
-//! implementation under test legitimately differs ([`model`]: fusion of `a*b+c` counted as the
-//! product's missing rounding, half an ULP of the product, the sum then rounding once more;
-//! the sin/cos lowering within `2^-20 + |x| 2^-23`; 2 ULP for the reciprocal-square-root
-//! rewrites; on the G13 f32 denormals flushed, the division's Newton-Raphson step and the
-//! other transcendentals within Vulkan's precision), and propagates its operands' errors
+//! implementation under test legitimately differs ([`model`]), read from where each difference
+//! is declared: the optimizer's rules by their declared tolerances ([`charges`]: fusion of
+//! `a*b+c` counted as the product's missing rounding, half an ULP of the product, the sum then
+//! rounding once more; the G13's sin/cos lowering within `2^-20 + |x| 2^-23`; 2 ULP for the
+//! reciprocal-square-root rewrites), and on the G13 f32 denormals flushed and the other
+//! operations within the precision column of the IR's operation table (`PureOp::precision`,
+//! Vulkan's requirements), and propagates its operands' errors
 //! (evaluating the operation at the corners of its operand box). Integer results are exact or
 //! unknown; a branch condition that may flip makes what depends on it unknown. Outputs that
 //! no inexact operation reaches are compared bit for bit (any NaN matching any NaN). The
@@ -46,6 +48,7 @@
 
 pub mod bounds;
 pub mod case;
+pub mod charges;
 pub mod check;
 pub mod compare;
 pub mod driver;
@@ -56,4 +59,4 @@ pub mod report;
 pub use case::Case;
 pub use check::{check, check_function, OptLevel, Outcome, Property};
 pub use driver::{run, Settings, Summary};
-pub use model::ErrorModel;
+pub use model::{ErrorModel, Rules};

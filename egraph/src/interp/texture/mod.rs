@@ -12,6 +12,28 @@
 //! - `sample` (filtering, rules 6 to 9), `lod` (rules 3 to 5), `cube` (rule 1), `execute` (the
 //!   IR's texture instructions, rules 10 and 11), `image` (storage images: `image_load`,
 //!   `image_store`, `image_size` on level 0 of a bound texture).
+//!
+//! # Why the simulator has a texture unit of its own
+//! Issue 18 asked for one sampling model shared with the G13 simulator or a written reason for
+//! two. There are two on purpose, and the reason is stated on both sides (here,
+//! `runtime-sim/src/texture` and docs/oracles.md, "Two texture samplers"):
+//! - **They check each other.** Texture filtering has many places to misread the specification
+//!   (cube face selection, LOD clamping, mip rounding, wrap modes, border and comparison).
+//!   The G13 tests compare the simulator's output with this interpreter within 1e-5
+//!   (`tests/src/equiv/model.rs`, `ErrorModel::texture`; backend-agx's end-to-end tests), and
+//!   the interpreter is checked against lavapipe and softpipe. One shared model would agree with
+//!   itself: a misreading in it would pass every interpreter-versus-simulator comparison, and only
+//!   the corpus oracles, which exercise few sampler states, could find it.
+//! - **They sit on opposite sides of the machine boundary.** This model reads [`Texture`]
+//!   objects bound by IR binding and is addressed by IR operands (one scalar per lane); the
+//!   simulator's unit reads texels from device memory through 32-byte descriptors, with the
+//!   G13's format codes and the operand packing its executor decodes from registers. Sharing
+//!   would make `runtime-sim` depend on the IR crate (or the IR on the machine model), which the
+//!   crate layout keeps apart.
+//!
+//! What they must share is the rule list, not code: both cite the numbered rules of the
+//! interpreter's module docs, and a change of rule is made in both and shows up as a mismatch in
+//! whichever was not changed.
 
 mod cube;
 mod execute;

@@ -60,6 +60,13 @@ use std::sync::Arc;
 pub type Guard = fn(&mut Bindings<'_>) -> bool;
 
 /// How closely the two sides of a rule must agree in the soundness check.
+///
+/// It is also the rule's whole account of its inexactness: the equivalence tests
+/// (`tests/src/equiv/model.rs`) read every rule's tolerance from the target's rule list to bound
+/// how far optimized code may drift from the reference, so an inexact rule needs no entry
+/// anywhere else. `Fused` and `ExactInRange` mean the rewrite removes the rounding of an
+/// intermediate `fmul` of the left side (the tests charge that product half an ULP); `Ulps`,
+/// `Abs` and `AbsPerUnit` bound the left side's root value.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Tolerance {
     /// Bit for bit (every NaN equal to every NaN).
@@ -72,6 +79,15 @@ pub enum Tolerance {
     /// original computation; anything goes where the original overflowed to infinity (fusing
     /// removes an intermediate rounding and can turn an overflow into a finite result).
     Fused,
+    /// Within `base + per_unit * m` absolute, `m` the largest finite magnitude among the left
+    /// side's float inputs (for lowerings whose error grows with the argument, like the G13's
+    /// sine-unit reduction); +0 equals -0.
+    AbsPerUnit {
+        /// The absolute error at `m = 0`.
+        base: f64,
+        /// The error added per unit of `m`.
+        per_unit: f64,
+    },
     /// Bit for bit wherever every value of the original computation (inputs, intermediate
     /// results, result) is zero, normal or NaN; unchecked where one is infinite or subnormal.
     /// For re-associations that are exact unless an intermediate result leaves the normal

@@ -389,8 +389,11 @@ fn floats_agree(a: f64, b: f64, slack: f64) -> bool {
 /// the original computation.
 #[derive(Clone, Copy)]
 struct RefRange {
-    /// The largest finite magnitude among the float reference values ([`Tolerance::Fused`]).
+    /// The largest finite magnitude among the float reference values ([`Tolerance::Fused`],
+    /// [`Tolerance::AbsPerUnit`]).
     largest: f64,
+    /// The largest finite magnitude among the float inputs ([`Tolerance::AbsPerUnit`]).
+    largest_input: f64,
     /// Some float reference value is infinite.
     overflowed: bool,
     /// Some float reference value is subnormal.
@@ -410,6 +413,7 @@ fn is_subnormal(ty: Type, x: f64) -> bool {
 fn agree(tol: Tolerance, want: &Val, got: &Val, range: RefRange) -> bool {
     let RefRange {
         largest,
+        largest_input,
         overflowed,
         subnormal,
     } = range;
@@ -431,6 +435,9 @@ fn agree(tol: Tolerance, want: &Val, got: &Val, range: RefRange) -> bool {
                     floats_agree(a, b, n as f64 * ulp(w.ty(), a.abs().max(b.abs())))
                 }
                 Tolerance::Abs(eps) => floats_agree(a, b, eps),
+                Tolerance::AbsPerUnit { base, per_unit } => {
+                    floats_agree(a, b, base + per_unit * largest_input)
+                }
                 Tolerance::Fused => overflowed || floats_agree(a, b, ulp(w.ty(), largest)),
             }
         }
@@ -487,8 +494,13 @@ fn check_instance(
                 vals.entry(c).or_insert(v);
             }
         }
+        let largest_input = inputs
+            .iter()
+            .filter(|c| c.ty().is_float() && c.as_f64().is_finite())
+            .fold(0.0f64, |m, c| m.max(c.as_f64().abs()));
         let mut range = RefRange {
             largest: 0.0,
+            largest_input,
             overflowed: false,
             subnormal: false,
         };

@@ -1,11 +1,10 @@
-//! Shadow runs: the reference function executed invocation by invocation, with each value a
-//! bound on how far another correct implementation's corresponding value may be from it.
+//! Shadow runs: the reference function executed with, beside each value, a bound on how far
+//! another correct implementation's corresponding value may be from it.
 //!
-//! The reference interpreter (`agxc_egraph::interp`) defines what a program computes; this
-//! module re-executes the same program one invocation at a time with the same evaluation
-//! functions (`PureOp::eval`; texture operations through the interpreter itself), so its
-//! output must equal the interpreter's byte for byte (the properties check that, which also
-//! cross-checks the interpreter's control flow). Beside each value it carries a [`Sv::e`]:
+//! The reference interpreter (`agxc_egraph::interp`) defines what a program computes, and the
+//! shadow run is the interpreter's own run, observed instruction by instruction ([`exec`]): the
+//! interpreter walks the control flow and computes every value and the output, and this module
+//! adds a bound to each value per lane. Beside each value it carries a [`Sv::e`]:
 //!
 //! - for floats: `0` means the other side's value is bit-identical (any NaN matching any NaN);
 //!   a finite `e > 0` that the other side's value is within `e` of it, with the same class (a
@@ -180,55 +179,17 @@ pub struct ShadowRun {
     pub flips: u32,
 }
 
-/// Why a shadow run failed (a program outside what it supports, or one the interpreter would
-/// reject too).
+/// Why a shadow run failed (a program outside what it supports, or one the interpreter
+/// rejects).
 #[derive(Debug, thiserror::Error)]
 pub enum ShadowError {
-    /// An operation the shadow run does not execute.
+    /// An operation the shadow run cannot follow.
     #[error("{inst}: the shadow run does not support {what}")]
     Unsupported {
         /// The instruction.
         inst: Inst,
         /// What it is.
         what: String,
-    },
-    /// No buffer at a binding a load or store uses.
-    #[error("{inst}: no buffer bound at {binding}")]
-    MissingBuffer {
-        /// The instruction.
-        inst: Inst,
-        /// The binding.
-        binding: Binding,
-    },
-    /// An access outside its buffer or misaligned.
-    #[error(
-        "{inst}: {size}-byte access at byte {offset} of {binding} is out of bounds or misaligned"
-    )]
-    BadAccess {
-        /// The instruction.
-        inst: Inst,
-        /// The binding.
-        binding: Binding,
-        /// The byte offset.
-        offset: i64,
-        /// The scalar's size.
-        size: u32,
-    },
-    /// A loop ran too long.
-    #[error("{inst}: loop ran more than {limit} iterations")]
-    LoopLimit {
-        /// The loop.
-        inst: Inst,
-        /// The limit.
-        limit: u32,
-    },
-    /// The interpreter failed on a texture operation.
-    #[error("{inst}: texture operation: {source}")]
-    Texture {
-        /// The instruction.
-        inst: Inst,
-        /// The interpreter's error.
-        source: InterpError,
     },
     /// A structure the verifier guarantees is missing.
     #[error("{inst}: malformed: {reason}")]
@@ -238,6 +199,9 @@ pub enum ShadowError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// The interpreter stopped (bad access, missing buffer, loop limit, texture error, ...).
+    #[error("{0}")]
+    Interp(InterpError),
 }
 
 /// Runs the compute function `func` over `groups` workgroups with `resources` (not modified)

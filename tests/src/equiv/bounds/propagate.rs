@@ -340,8 +340,7 @@ mod tests {
     }
 
     const NONE: ErrorModel = ErrorModel {
-        rewrites: false,
-        g13_rules: false,
+        rules: crate::equiv::model::Rules::None,
         g13: false,
     };
 
