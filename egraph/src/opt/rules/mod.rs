@@ -80,7 +80,7 @@ pub enum Tolerance {
     /// removes an intermediate rounding and can turn an overflow into a finite result).
     Fused,
     /// Within `base + per_unit * m` absolute, `m` the largest finite magnitude among the left
-    /// side's float inputs (for lowerings whose error grows with the argument, like the G13's
+    /// side's float leaves, inputs and constants (for lowerings whose error grows with the argument, like the G13's
     /// sine-unit reduction); +0 equals -0.
     AbsPerUnit {
         /// The absolute error at `m = 0`.

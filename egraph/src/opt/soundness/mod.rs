@@ -392,7 +392,8 @@ struct RefRange {
     /// The largest finite magnitude among the float reference values ([`Tolerance::Fused`],
     /// [`Tolerance::AbsPerUnit`]).
     largest: f64,
-    /// The largest finite magnitude among the float inputs ([`Tolerance::AbsPerUnit`]).
+    /// The largest finite magnitude among the left side's float leaves, inputs and constants
+    /// ([`Tolerance::AbsPerUnit`]).
     largest_input: f64,
     /// Some float reference value is infinite.
     overflowed: bool,
@@ -486,18 +487,27 @@ fn check_instance(
         // Reference values: the original term's subterms.
         let mut vals: HashMap<Id, Val> = HashMap::new();
         let mut refs: Vec<(Id, Val)> = Vec::new();
+        // The left side's float leaves: its inputs and its constants (a drawn `(sin 761.0)` is
+        // as large an argument as an input of 761.0).
+        let mut largest_input = 0.0f64;
         for (id, t) in &subterms {
             let c = eg.find(*id);
             let v = eval_term(t, &leaves, &inputs);
             if let Some(v) = v {
+                let leaf = match t {
+                    Term::Var(..) => true,
+                    Term::Node(_, kids) => kids.is_empty(),
+                    Term::Lit(_) => false,
+                };
+                if let (true, Val::Scalar(k)) = (leaf, &v) {
+                    if k.ty().is_float() && k.as_f64().is_finite() {
+                        largest_input = largest_input.max(k.as_f64().abs());
+                    }
+                }
                 refs.push((c, v.clone()));
                 vals.entry(c).or_insert(v);
             }
         }
-        let largest_input = inputs
-            .iter()
-            .filter(|c| c.ty().is_float() && c.as_f64().is_finite())
-            .fold(0.0f64, |m, c| m.max(c.as_f64().abs()));
         let mut range = RefRange {
             largest: 0.0,
             largest_input,
