@@ -8,7 +8,8 @@
 //!   run of registers for a memory or texture operand starts at an even half and is placed
 //!   contiguously, so every view of it is a valid operand;
 //! - `r0l` is reserved when the function has structured control flow (the execution-mask
-//!   stack counts in it); `r1` (the link register) is never used since the backend emits no
+//!   stack counts in it), up to the last structure instruction (nothing reads the counter
+//!   after it); `r1` (the link register) is never used since the backend emits no
 //!   calls;
 //! - when the registers run out (256 halves, or the limit the options set), intervals are
 //!   spilled to the stack ([`spill`]) and allocation starts again, until everything fits.
@@ -48,8 +49,14 @@ pub struct Allocation {
 
 /// Allocates registers for `m` within halves `0..limit` (at most 256).
 pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError> {
-    let exec_stack = m.insts.iter().any(|i| i.is_structure());
-    let reserved: Vec<u16> = if exec_stack { vec![0] } else { Vec::new() };
+    // `r0l` is the execution-mask stack's counter up to the last structure instruction; after
+    // it nothing reads the counter again (`stop` does not, and the lanes a `discard` or `return`
+    // left inactive keep their counts, since an instruction writes only active lanes), so the
+    // half returns to the pool for the code that follows (a fragment shader's outputs after its
+    // last `if`).
+    let last_structure = m.insts.iter().rposition(MInst::is_structure);
+    let exec_stack = last_structure.is_some();
+    let reserved: Vec<(u16, usize)> = last_structure.map(|p| (0, p)).into_iter().collect();
     let mut unspillable = vec![false; m.groups.len()];
     let mut frame = 0u32;
     let mut spilled_total = 0u32;
@@ -353,6 +360,73 @@ mod tests {
         };
         assert_ne!(src.half, 0);
         assert_eq!(a.gpr_halves, 14);
+    }
+
+    #[test]
+    fn r0l_returns_to_the_pool_after_the_last_structure_instruction() {
+        // A condition, an `if` around a store, then a pair defined after the `end_if`: the
+        // pair may start at `r0`, since nothing reads the execution-mask counter again.
+        let build = |pair_before: bool| {
+            let mut m = MFunction::default();
+            let c = m.new_group(RegClass::R32);
+            let pair = m.new_group(RegClass::Vec32(2));
+            let (p0, p1) = (pair.view(0, RegClass::R32), pair.view(2, RegClass::R32));
+            m.op(Instr::MovImm {
+                dst: Dst::new(c),
+                imm: 1,
+            });
+            if pair_before {
+                m.op(Instr::MovImm {
+                    dst: Dst::new(p0),
+                    imm: 3,
+                });
+            }
+            m.push(MInst::If {
+                cmp: crate::isa::Cmp::Int {
+                    cond: crate::isa::ICond::Ueq,
+                    a: Src::reg(c),
+                    b: Src::Imm(0),
+                },
+                invert: false,
+            });
+            m.op(Instr::StTile {
+                src: c,
+                rt: 0,
+                mask: 1,
+                format: crate::isa::MemFormat::I32,
+            });
+            m.push(MInst::EndIf);
+            if !pair_before {
+                m.op(Instr::MovImm {
+                    dst: Dst::new(p0),
+                    imm: 3,
+                });
+            }
+            m.op(Instr::MovImm {
+                dst: Dst::new(p1),
+                imm: 4,
+            });
+            m.op(Instr::StTile {
+                src: pair,
+                rt: 0,
+                mask: 0b11,
+                format: crate::isa::MemFormat::I32,
+            });
+            m
+        };
+        let a = allocate(build(false), 256).unwrap();
+        assert!(a.exec_stack);
+        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
+            panic!("ends with the store: {:?}", a.insts.last());
+        };
+        assert_eq!(src.half, 0, "the pair takes r0 after the end_if");
+        assert_eq!(a.gpr_halves, 4);
+        // Defined before the `if`, the pair lives across the counter's uses: not at r0.
+        let a = allocate(build(true), 256).unwrap();
+        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
+            panic!("ends with the store: {:?}", a.insts.last());
+        };
+        assert_ne!(src.half, 0);
     }
 
     #[test]

@@ -22,7 +22,8 @@ pub enum Scan {
     Spill(Vec<u32>),
 }
 
-/// Assigns halves `0..limit` (minus `reserved`) to `intervals`. `prefer[g]` names a group
+/// Assigns halves `0..limit` (minus each `reserved` half up to its position: an interval may take
+/// it only if it starts after that position) to `intervals`. `prefer[g]` names a group
 /// whose registers `g` should take if they are free when `g` starts (the source of a copy
 /// that ends where `g` begins: sharing the register makes the copy a no-op). `spans[g]` gives
 /// the first and last reference of each unit of `g` where these are known to be all that
@@ -32,7 +33,7 @@ pub fn scan(
     spans: &[Vec<(usize, usize)>],
     groups: &[Group],
     unspillable: &[bool],
-    reserved: &[u16],
+    reserved: &[(u16, usize)],
     limit: u32,
     prefer: &[Option<u32>],
 ) -> Scan {
@@ -42,7 +43,15 @@ pub fn scan(
     let mut base = vec![0u16; groups.len()];
     let mut active: Vec<Interval> = Vec::new();
     let mut spilled: Vec<u32> = Vec::new();
+    let mut reserved: Vec<(u16, usize)> = reserved.to_vec();
     for iv in order {
+        reserved.retain(|&(h, until)| {
+            let over = until < iv.start;
+            if over && u32::from(h) < limit {
+                units.free[usize::from(h)] = true;
+            }
+            !over
+        });
         // Expire intervals that end before (or at) this start.
         active.retain(|a| {
             if a.end <= iv.start {
@@ -133,12 +142,12 @@ struct Units {
 }
 
 impl Units {
-    fn new(limit: u32, reserved: &[u16]) -> Units {
+    fn new(limit: u32, reserved: &[(u16, usize)]) -> Units {
         let mut free = vec![true; 256];
         for f in free.iter_mut().skip(limit.min(256) as usize) {
             *f = false;
         }
-        for &h in reserved {
+        for &(h, _) in reserved {
             if let Some(f) = free.get_mut(usize::from(h)) {
                 *f = false;
             }
