@@ -363,6 +363,44 @@ mod tests {
     }
 
     #[test]
+    fn a_short_value_lives_in_a_vector_unit_before_its_first_write() {
+        // v.x is written first; t lives between v.x and v.y's definitions, which read it last:
+        // t fits in the hole of v.y (or v.z, v.w) before its write, so the vector's four
+        // registers are all the function needs.
+        let mut m = MFunction::default();
+        let v = m.new_group(RegClass::Vec32(4));
+        let t = m.new_group(RegClass::R32);
+        let comp = |k: u16| v.view(2 * k, RegClass::R32);
+        m.op(Instr::MovImm {
+            dst: Dst::new(comp(0)),
+            imm: 1,
+        });
+        m.op(Instr::MovImm {
+            dst: Dst::new(t),
+            imm: 2,
+        });
+        iadd(&mut m, comp(1), t, Src::Imm(3));
+        iadd(&mut m, comp(2), comp(0), Src::Imm(4));
+        m.op(Instr::MovImm {
+            dst: Dst::new(comp(3)),
+            imm: 5,
+        });
+        m.op(Instr::StTile {
+            src: v,
+            rt: 0,
+            mask: 0b1111,
+            format: crate::isa::MemFormat::I32,
+        });
+        let a = allocate(m, 256).unwrap();
+        assert_eq!(a.gpr_halves, 8, "{:?}", a.insts);
+        // t's register is one of the vector's, and not v.x's (written before t and read after).
+        let Some(MInst::Op(Instr::MovImm { dst, .. })) = a.insts.get(1) else {
+            panic!("t's definition second: {:?}", a.insts);
+        };
+        assert!((2..8).contains(&dst.reg.half), "{:?}", a.insts);
+    }
+
+    #[test]
     fn r0l_returns_to_the_pool_after_the_last_structure_instruction() {
         // A condition, an `if` around a store, then a pair defined after the `end_if`: the
         // pair may start at `r0`, since nothing reads the execution-mask counter again.

@@ -80,10 +80,10 @@ pub fn scan(
             });
         let unit_spans = spans.get(iv.group as usize).map_or(&[][..], Vec::as_slice);
         loop {
-            let found = preferred.or_else(|| units.find(g, unit_spans));
+            let found = preferred.or_else(|| units.find(g, unit_spans, iv));
             if let Some(h) = found {
                 base[iv.group as usize] = h;
-                units.take(iv.group, h, unit_spans, iv.end, g.units);
+                units.take(iv.group, h, unit_spans, iv, g.units);
                 active.push(iv);
                 break;
             }
@@ -139,6 +139,11 @@ struct Units {
     /// The last use of each half by its holder (by its claimant, in `claim_end`).
     end: Vec<usize>,
     claim_end: Vec<usize>,
+    /// The first reference of each half by its holder, when known from its spans (0: not
+    /// known): before it the half is a hole another group may use.
+    begin: Vec<usize>,
+    /// The end of the last group given each half's hole.
+    hole_end: Vec<usize>,
 }
 
 impl Units {
@@ -158,16 +163,28 @@ impl Units {
             claim: vec![NONE; 256],
             end: vec![usize::MAX; 256],
             claim_end: vec![usize::MAX; 256],
+            begin: vec![0; 256],
+            hole_end: vec![0; 256],
         }
     }
 
-    /// The lowest place for `g` at its alignment: each unit free, or (when `spans` gives the
-    /// units' first references) held by a group whose last use of it comes by the unit's first
-    /// reference and not yet claimed.
-    fn find(&self, g: &Group, spans: &[(usize, usize)]) -> Option<u16> {
+    /// Whether `iv` fits in the hole of half `h`: its holder's first reference of the half
+    /// comes at or after `iv`'s end, and no other group is in the hole by `iv`'s start.
+    fn in_hole(&self, h: usize, iv: Interval) -> bool {
+        self.owner[h] != NONE
+            && self.begin[h] > 0
+            && iv.end <= self.begin[h]
+            && self.hole_end[h] <= iv.start
+    }
+
+    /// The lowest place for `g` (interval `iv`) at its alignment: each unit free, or (when
+    /// `spans` gives the units' first references) held by a group whose last use of it comes
+    /// by the unit's first reference and not yet claimed, or in a hole ([`Units::in_hole`]).
+    fn find(&self, g: &Group, spans: &[(usize, usize)], iv: Interval) -> Option<u16> {
         let (n, align) = (g.units as usize, g.align.max(1) as usize);
         let usable = |h: usize, u: usize| {
             self.free[h]
+                || self.in_hole(h, iv)
                 || spans.get(u).is_some_and(|&(first, _)| {
                     self.owner[h] != NONE && self.claim[h] == NONE && self.end[h] <= first
                 })
@@ -182,15 +199,18 @@ impl Units {
         None
     }
 
-    /// Gives `g` (interval ending at `group_end`) the halves `h..h + n`: the free ones now, the
-    /// held ones when their holders end.
-    fn take(&mut self, g: u32, h: u16, spans: &[(usize, usize)], group_end: usize, n: u32) {
+    /// Gives `g` (interval `iv`) the halves `h..h + n`: the free ones now, the holes of held
+    /// ones for its whole interval, the other held ones when their holders end.
+    fn take(&mut self, g: u32, h: u16, spans: &[(usize, usize)], iv: Interval, n: u32) {
         for (u, x) in (usize::from(h)..usize::from(h) + n as usize).enumerate() {
-            let end = spans.get(u).map_or(group_end, |s| s.1);
+            let end = spans.get(u).map_or(iv.end, |s| s.1);
             if self.free[x] {
                 self.free[x] = false;
                 self.owner[x] = g;
                 self.end[x] = end;
+                self.begin[x] = spans.get(u).map_or(0, |s| s.0);
+            } else if self.in_hole(x, iv) {
+                self.hole_end[x] = iv.end;
             } else {
                 self.claim[x] = g;
                 self.claim_end[x] = end;
@@ -205,6 +225,7 @@ impl Units {
             if self.owner[x] == g {
                 self.owner[x] = self.claim[x];
                 self.end[x] = self.claim_end[x];
+                self.begin[x] = 0;
                 self.claim[x] = NONE;
                 self.free[x] = self.owner[x] == NONE;
             } else if self.claim[x] == g {
