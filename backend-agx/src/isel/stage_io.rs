@@ -461,8 +461,8 @@ impl Isel<'_> {
     /// `insts` with the colour outputs of one location moved together, sorted by component,
     /// to where the last of them is, so that [`Isel::fragment_output_run_at`] finds the whole
     /// location: one `st_tile` instead of one per component (Mesa's epilog also stores each
-    /// render target once). Only within a stretch of pure instructions (an output never
-    /// crosses another effect or a nested construct), only for locations written once per
+    /// render target once). Only within a stretch of pure instructions and input and builtin
+    /// reads (an output never crosses another effect or a nested construct), only for locations written once per
     /// component there, and only when the first and last output are at most
     /// [`OUTPUT_GATHER_SPAN`] instructions apart: each earlier component's value then lives
     /// that much longer, and the run needs consecutive registers.
@@ -477,11 +477,21 @@ impl Isel<'_> {
             })) => Some((location, component)),
             _ => None,
         };
+        // Reads of stage inputs and builtins neither see nor change the tile, so an output
+        // may move past them (elaboration places each varying read just before its first use,
+        // between the outputs of one location).
+        let is_read = |inst: Inst| {
+            matches!(
+                self.func.insts[inst].op,
+                Op::Effect(EffectOp::Input(_) | EffectOp::Builtin(_))
+            )
+        };
         let movable = |inst: Inst| {
             matches!(
                 self.func.insts[inst].op,
                 Op::Const(_) | Op::Pure(_) | Op::Custom(_)
-            ) || key(inst).is_some()
+            ) || is_read(inst)
+                || key(inst).is_some()
         };
         let mut out = Vec::with_capacity(insts.len());
         let mut start = 0;
@@ -502,18 +512,51 @@ impl Isel<'_> {
             // Where each gathered output goes: the position of its location's last output.
             let mut moved_to: Vec<Option<usize>> = vec![None; stretch.len()];
             for outputs in by_location.values() {
-                let first = outputs.first().map_or(0, |o| o.1);
                 let last = outputs.last().map_or(0, |o| o.1);
                 let mut comps: Vec<u8> = outputs.iter().map(|o| o.0).collect();
                 comps.sort_unstable();
                 comps.dedup();
-                if outputs.len() < 2
-                    || comps.len() != outputs.len()
-                    || last - first > OUTPUT_GATHER_SPAN
-                {
+                if comps.len() != outputs.len() {
                     continue;
                 }
-                for &(_, pos) in outputs {
+                // The latest outputs within the span of the last one: the span counts the
+                // instructions that compute values (input and builtin reads between the
+                // outputs are placed by their uses and only move with them).
+                let span =
+                    |from: usize| stretch[from..last].iter().filter(|&&i| !is_read(i)).count();
+                let kept = outputs
+                    .iter()
+                    .rev()
+                    .take_while(|o| span(o.1) <= OUTPUT_GATHER_SPAN)
+                    .count();
+                let kept = &outputs[outputs.len() - kept..];
+                // A varying stored to another component than its own (`OUT[0] = IN[0].yxzw`):
+                // the inputs of a location are loaded as one vector, which then cannot be the
+                // run's registers, so every value the run takes from that location is copied
+                // into place. Gather only when that costs fewer copies than the stores saved.
+                let input_of = |pos: usize| {
+                    let v = self.func.insts[stretch[pos]].args[0];
+                    match self.func.values[v].def {
+                        agxc_egraph::ir::ValueDef::Result(i, 0) => match self.func.insts[i].op {
+                            Op::Effect(EffectOp::Input(slot)) => Some(slot),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                };
+                let moved: Vec<u32> = kept
+                    .iter()
+                    .filter_map(|&(c, pos)| input_of(pos).filter(|s| s.component != c))
+                    .map(|s| s.location)
+                    .collect();
+                let copies = kept
+                    .iter()
+                    .filter(|&&(_, pos)| input_of(pos).is_some_and(|s| moved.contains(&s.location)))
+                    .count();
+                if kept.len() < 2 || copies + 1 >= kept.len() {
+                    continue;
+                }
+                for &(_, pos) in kept {
                     moved_to[pos] = Some(last);
                 }
             }
