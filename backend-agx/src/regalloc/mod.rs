@@ -54,13 +54,14 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
     // left inactive keep their counts, since an instruction writes only active lanes), so the
     // half returns to the pool for the code that follows (a fragment shader's outputs after its
     // last `if`).
-    let last_structure = m.insts.iter().rposition(MInst::is_structure);
-    let exec_stack = last_structure.is_some();
-    let reserved: Vec<(u16, usize)> = last_structure.map(|p| (0, p)).into_iter().collect();
+    // Found again in every round: spill code moves the positions.
+    let exec_stack = m.insts.iter().any(MInst::is_structure);
     let mut unspillable = vec![false; m.groups.len()];
     let mut frame = 0u32;
     let mut spilled_total = 0u32;
     for _ in 0..MAX_ROUNDS {
+        let last_structure = m.insts.iter().rposition(MInst::is_structure);
+        let reserved: Vec<(u16, usize)> = last_structure.map(|p| (0, p)).into_iter().collect();
         let iv = liveness::intervals(&m.insts, m.groups.len());
         unspillable.resize(m.groups.len(), false);
         let prefer = copy_sources(&m.insts, &iv, &m.groups);
