@@ -343,22 +343,26 @@ mod tests {
         m
     }
 
+    /// The registers the `st_tile` ending an allocated test function stores.
+    fn stored(a: &Allocation) -> PReg {
+        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
+            panic!("ends with the store: {:?}", a.insts.last());
+        };
+        *src
+    }
+
     #[test]
     fn a_vector_takes_the_registers_its_components_read_last() {
         // Before unit spans: the pair (halves 0..4) and the scalar (4..6) held their registers
         // to the end of their intervals, so the vector went to halves 6..14.
         let a = allocate(vector_over_last_uses(false), 256).unwrap();
-        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
-            panic!("ends with the store: {:?}", a.insts.last());
-        };
+        let src = stored(&a);
         assert_eq!(src.half, 0, "the vector starts over the pair");
         assert_eq!(a.gpr_halves, 8);
         // The pair's first register is read after the vector's first component is written:
         // the vector must not take it.
         let a = allocate(vector_over_last_uses(true), 256).unwrap();
-        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
-            panic!("ends with the store: {:?}", a.insts.last());
-        };
+        let src = stored(&a);
         assert_ne!(src.half, 0);
         assert_eq!(a.gpr_halves, 14);
     }
@@ -455,16 +459,12 @@ mod tests {
         };
         let a = allocate(build(false), 256).unwrap();
         assert!(a.exec_stack);
-        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
-            panic!("ends with the store: {:?}", a.insts.last());
-        };
+        let src = stored(&a);
         assert_eq!(src.half, 0, "the pair takes r0 after the end_if");
         assert_eq!(a.gpr_halves, 4);
         // Defined before the `if`, the pair lives across the counter's uses: not at r0.
         let a = allocate(build(true), 256).unwrap();
-        let Some(MInst::Op(Instr::StTile { src, .. })) = a.insts.last() else {
-            panic!("ends with the store: {:?}", a.insts.last());
-        };
+        let src = stored(&a);
         assert_ne!(src.half, 0);
     }
 
