@@ -8,11 +8,18 @@
 //! in different blocks. Mesa's AGX backend gets the same effect by rematerializing constants at
 //! their uses; moving the single definition costs no instruction.
 //!
+//! A fragment shader's varyings are the same case: instruction selection loads every varying
+//! location with one `ld_var` at the top, and a shader that reads `uv` only after a `demote`
+//! or a branch held it across them (`sw_shadowmap_scene` 42 -> 30 halves, `frag_demote_derivatives`
+//! 12 -> 10). An `ld_var` reads no register and gives each thread the same value wherever it
+//! runs (the interpolation planes and the pixel position do not change, and `sample_mask`
+//! discards a pixel without deactivating its thread, so a derivative still sees it).
+//!
 //! When it may move, with `d` the definition and `u` its first reader in program order (the
 //! machine function is linear, with the IR's structure as pseudo-instructions):
 //! - the instruction reads no register (only immediates and uniforms, which no main-program
-//!   instruction writes), is a pure ALU instruction, and is the only instruction that writes its
-//!   group, writing all of it;
+//!   instruction writes), is a pure ALU instruction or an `ld_var`, and is the only instruction
+//!   that writes its group, writing all of it;
 //! - `u` lies in `d`'s region (the straight code between structure markers, an `if` arm, a loop
 //!   body) or in a region nested in it, and every other reader lies in `u`'s region or in one
 //!   nested in it: within a region a thread reaches a later position only through the earlier
@@ -92,7 +99,8 @@ impl Regions {
 fn movable(i: &Instr<VReg>) -> bool {
     let mut reads_register = false;
     i.for_each_use(|_| reads_register = true);
-    super::cse::pure(i) && !matches!(i, Instr::GetSr { .. }) && !reads_register
+    let computes = super::cse::pure(i) && !matches!(i, Instr::GetSr { .. });
+    (computes || matches!(i, Instr::LdVar { .. })) && !reads_register
 }
 
 /// `iadd r, r, 0` (with or without sign extension, which is the identity at one width).
@@ -255,5 +263,53 @@ mod tests {
             .expect("still defined");
         assert_eq!(at, f.insts.len() - 2);
         assert!(matches!(f.insts[0], MInst::Op(Instr::MovImm { dst, .. }) if dst.reg == k));
+    }
+
+    /// A varying loaded at the top and read only after an `if` is loaded after it; one read
+    /// before the `if` keeps it where it is.
+    #[test]
+    fn a_varying_load_moves_past_a_branch_to_its_first_reader() {
+        let mut f = MFunction::default();
+        let uv = f.new_group(RegClass::Vec32(2));
+        let col = f.new_group(RegClass::R32);
+        let t = f.new_group(RegClass::R32);
+        let x = f.new_group(RegClass::R32);
+        f.op(Instr::LdVar {
+            dst: uv,
+            index: 0,
+            mask: 0b0011,
+            perspective: true,
+        });
+        f.op(Instr::LdVar {
+            dst: col,
+            index: 1,
+            mask: 0b0001,
+            perspective: true,
+        });
+        f.op(copy(t, col));
+        f.op(Instr::MovImm {
+            dst: Dst::new(x),
+            imm: 1,
+        });
+        f.push(MInst::If {
+            cmp: Cmp::Int {
+                cond: ICond::Ueq,
+                a: Src::reg(x),
+                b: Src::Imm(0),
+            },
+            invert: false,
+        });
+        f.op(copy(t, x));
+        f.push(MInst::EndIf);
+        f.op(copy(t, uv.word(1)));
+        assert_eq!(sink(&mut f), 1);
+        let at = |g: VReg| {
+            f.insts
+                .iter()
+                .position(|i| matches!(i, MInst::Op(Instr::LdVar { dst, .. }) if *dst == g))
+                .expect("still loaded")
+        };
+        assert_eq!(at(uv), f.insts.len() - 2, "{:?}", f.insts);
+        assert_eq!(at(col), 0);
     }
 }
