@@ -97,6 +97,8 @@ pub(super) struct BlockGraph {
     pub long: Vec<bool>,
     /// Units of the groups live through the block without being referenced in it.
     pub through: u32,
+    /// Some vector of the block counts by its written ranges ([`Slices`]).
+    pub sliced: bool,
 }
 
 /// Scratch space shared by the blocks of a function: the local number of each group.
@@ -235,7 +237,8 @@ impl Preds {
 impl BlockGraph {
     /// The graph of `ops`, the instructions at `range` of a function whose live intervals are
     /// `iv`; `through` is the units of all the groups live through the block (referenced in it
-    /// or not).
+    /// or not). With `sliced`, vectors built piecewise count by their written ranges
+    /// ([`Slices`]); else every group counts whole.
     pub(super) fn new(
         ops: Vec<Instr<VReg>>,
         range: Range<usize>,
@@ -243,6 +246,7 @@ impl BlockGraph {
         groups: &[Group],
         through: u32,
         numbering: &mut Numbering,
+        sliced: bool,
     ) -> Self {
         let n = ops.len();
         // Block-local group numbers, each group's first unit in the unit arrays and its span
@@ -278,8 +282,16 @@ impl BlockGraph {
             total += s as usize;
         }
         let local = |r: &VReg| numbering.local[r.group as usize];
+        let (first, last) = (range.start, range.end - 1);
+        let interval = |g: u32| iv.get(g as usize).copied().flatten();
+        let slices = Slices::new(
+            &ops,
+            &global,
+            |r| local(r),
+            |g| !sliced || interval(g).is_some_and(|i| i.start < first),
+        );
 
-        // Operands by local group.
+        // Operands by pressure group (a slice of a vector built piecewise, or a whole group).
         let mut defs = Rows::new();
         let mut uses = Rows::new();
         let mut def_list: Vec<u32> = Vec::new();
@@ -287,22 +299,24 @@ impl BlockGraph {
         for op in &ops {
             def_list.clear();
             op.for_each_def(|r| {
-                let l = local(r);
-                if !def_list.contains(&l) {
-                    def_list.push(l);
-                }
+                slices.of(local(r), r, |l| {
+                    if !def_list.contains(&l) {
+                        def_list.push(l);
+                    }
+                });
             });
             use_list.clear();
             op.for_each_use(|r| {
-                let l = local(r);
-                match use_list.iter_mut().find(|u| u.group == l) {
-                    Some(u) => u.count += 1,
-                    None => use_list.push(Read {
-                        group: l,
-                        count: 1,
-                        written: def_list.contains(&l),
-                    }),
-                }
+                slices.of(local(r), r, |l| {
+                    match use_list.iter_mut().find(|u| u.group == l) {
+                        Some(u) => u.count += 1,
+                        None => use_list.push(Read {
+                            group: l,
+                            count: 1,
+                            written: def_list.contains(&l),
+                        }),
+                    }
+                });
             });
             for &d in &def_list {
                 defs.push(d);
@@ -313,28 +327,33 @@ impl BlockGraph {
             }
             uses.end_row();
         }
-        let definers = by_group(n, global.len(), |k| defs.row(k).iter().copied());
-        let readers = by_group(n, global.len(), |k| uses.row(k).iter().map(|u| u.group));
+        let pressure_groups = slices.count();
+        let definers = by_group(n, pressure_groups, |k| defs.row(k).iter().copied());
+        let readers = by_group(n, pressure_groups, |k| uses.row(k).iter().map(|u| u.group));
 
-        let (first, last) = (range.start, range.end - 1);
-        let interval = |g: u32| iv.get(g as usize).copied().flatten();
         let mut through = through;
-        let local_groups: Vec<LocalGroup> = global
-            .iter()
-            .map(|&g| {
-                let i = interval(g);
-                let live_in = i.is_some_and(|i| i.start < first);
-                let live_out = i.is_some_and(|i| i.end > last);
-                if live_in && live_out {
-                    through -= groups.get(g as usize).map_or(0, |x| x.units);
-                }
-                LocalGroup {
-                    units: groups.get(g as usize).map_or(0, |x| x.units),
+        let mut local_groups: Vec<LocalGroup> = Vec::with_capacity(pressure_groups);
+        for (l, &g) in global.iter().enumerate() {
+            let i = interval(g);
+            let live_in = i.is_some_and(|i| i.start < first);
+            let live_out = i.is_some_and(|i| i.end > last);
+            let units = groups.get(g as usize).map_or(0, |x| x.units);
+            if live_in && live_out {
+                through -= units;
+            }
+            match slices.ranges(l as u32) {
+                [] => local_groups.push(LocalGroup {
+                    units,
                     live_in,
                     live_out,
-                }
-            })
-            .collect();
+                }),
+                parts => local_groups.extend(parts.iter().map(|p| LocalGroup {
+                    units: p.end - p.start,
+                    live_in,
+                    live_out,
+                })),
+            }
+        }
 
         let cost: Vec<(u32, u32)> = ops.iter().map(latency::cost).collect();
         let mut graph = BlockGraph {
@@ -351,6 +370,7 @@ impl BlockGraph {
             height: vec![0; n],
             long: vec![false; n],
             through,
+            sliced: slices.any(),
         };
         graph.add_edges(&base, total, numbering);
         for &g in &global {
@@ -496,6 +516,83 @@ impl BlockGraph {
             }
         }
         end
+    }
+}
+
+/// The register model's groups: a vector the block builds piecewise (not live on entry,
+/// written by instructions whose unit ranges do not overlap: a fragment output's `st_tile`
+/// source filled by the four computations of its components) counts each written range as a
+/// group of its own, live from its own write; every other group counts whole. Counting the
+/// vector whole from its first write made every order of its components look equally costly,
+/// so the scheduler could not see that computing one component's inputs early frees them; the
+/// register allocator gives a vector's unit the other values it can hold before its first
+/// write (`regalloc::scan`, holes), so the count by ranges is what allocation can reach.
+struct Slices {
+    /// Per local group: its first pressure group.
+    base: Vec<u32>,
+    /// Per local group: its ranges, sorted (empty: counted whole).
+    parts: Vec<Vec<Range<u32>>>,
+    count: u32,
+}
+
+impl Slices {
+    fn new(
+        ops: &[Instr<VReg>],
+        global: &[u32],
+        local: impl Fn(&VReg) -> u32,
+        live_in: impl Fn(u32) -> bool,
+    ) -> Self {
+        let mut parts: Vec<Vec<Range<u32>>> = vec![Vec::new(); global.len()];
+        for op in ops {
+            op.for_each_def(|r| {
+                let list = &mut parts[local(r) as usize];
+                let units = r.units_range();
+                if !list.contains(&units) {
+                    list.push(units);
+                }
+            });
+        }
+        for (l, list) in parts.iter_mut().enumerate() {
+            list.sort_by_key(|p| p.start);
+            let disjoint = list.windows(2).all(|w| w[0].end <= w[1].start);
+            if list.len() < 2 || !disjoint || live_in(global[l]) {
+                list.clear();
+            }
+        }
+        let mut base = Vec::with_capacity(parts.len());
+        let mut count = 0u32;
+        for list in &parts {
+            base.push(count);
+            count += (list.len() as u32).max(1);
+        }
+        Slices { base, parts, count }
+    }
+
+    fn count(&self) -> usize {
+        self.count as usize
+    }
+
+    fn any(&self) -> bool {
+        self.parts.iter().any(|p| !p.is_empty())
+    }
+
+    fn ranges(&self, l: u32) -> &[Range<u32>] {
+        &self.parts[l as usize]
+    }
+
+    /// Calls `f` with each pressure group of local group `l` that view `r` touches.
+    fn of(&self, l: u32, r: &VReg, mut f: impl FnMut(u32)) {
+        let parts = &self.parts[l as usize];
+        let base = self.base[l as usize];
+        if parts.is_empty() {
+            return f(base);
+        }
+        let units = r.units_range();
+        for (i, p) in parts.iter().enumerate() {
+            if p.start < units.end && units.start < p.end {
+                f(base + i as u32);
+            }
+        }
     }
 }
 

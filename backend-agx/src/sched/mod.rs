@@ -68,6 +68,15 @@
 //! (a load waited for right after it issues: more `wait`s and estimated cycles, as in Mesa's
 //! code).
 //!
+//! A fourth and fifth candidate count registers differently: a vector that a block builds
+//! piecewise (a fragment output's `st_tile` source, four components computed apart) counts
+//! each written range from its own write ([`Prepared::sliced`]) rather than whole from its first
+//! one, so the pressure orders can compute one component and free its inputs before starting
+//! the next. The register allocator realises that (a vector's unit holds other values before
+//! its first write), but not always, so these orders are candidates beside the three, chosen by
+//! their allocations like them: `frag_derivatives` -O2 24 -> 18 halves, 36 corpus shaders and
+//! levels narrower and none wider or longer when they were added.
+//!
 //! Live units are tracked per group: a group is live on entry to a block when its interval
 //! starts before the block, becomes live at its first definition otherwise, and dies after its
 //! last use in the block unless it is live after the block (by the intervals of
@@ -168,7 +177,22 @@ pub struct Prepared {
 impl Prepared {
     /// The blocks of `m` prepared.
     pub fn new(m: &MFunction) -> Self {
-        let graphs = block_graphs(m);
+        Self::with_graphs(m, block_graphs(m, false))
+    }
+
+    /// The blocks of `m` prepared with the register model that counts a vector built
+    /// piecewise by its written ranges (`graph::Slices`), if `m` has such a vector; the
+    /// compiler tries its pressure schedules besides the others (`schedule_and_allocate` in
+    /// `crate::pipeline`).
+    pub fn sliced(m: &MFunction) -> Option<Self> {
+        let graphs = block_graphs(m, true);
+        graphs
+            .iter()
+            .any(|g| g.sliced)
+            .then(|| Self::with_graphs(m, graphs))
+    }
+
+    fn with_graphs(m: &MFunction, graphs: Vec<BlockGraph>) -> Self {
         let original_peaks = graphs.iter().map(|g| g.peak(&g.original_order())).collect();
         let top_down = graphs
             .iter()
@@ -261,7 +285,7 @@ impl Prepared {
 }
 
 /// The dependence graph of every straight-line block of `m`, in order.
-fn block_graphs(m: &MFunction) -> Vec<BlockGraph> {
+fn block_graphs(m: &MFunction, sliced: bool) -> Vec<BlockGraph> {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let through = live_through(&iv, &m.groups, &blocks);
@@ -277,7 +301,15 @@ fn block_graphs(m: &MFunction) -> Vec<BlockGraph> {
                     _ => None,
                 })
                 .collect();
-            BlockGraph::new(ops, r.clone(), &iv, &m.groups, through, &mut numbering)
+            BlockGraph::new(
+                ops,
+                r.clone(),
+                &iv,
+                &m.groups,
+                through,
+                &mut numbering,
+                sliced,
+            )
         })
         .collect()
 }

@@ -15,7 +15,9 @@ use crate::regalloc::liveness::{intervals, Interval};
 use super::{register_budget, Policy, FLOOR_STEPS, LONG_LATENCY};
 
 /// The scheduler as it was: the same schedules as [`super::schedule`] by construction.
-pub fn schedule(m: &mut MFunction, policy: Policy) {
+/// With `sliced`, a vector built piecewise counts by its written ranges, as in
+/// `sched::Prepared::sliced`.
+pub fn schedule(m: &mut MFunction, policy: Policy, sliced: bool) {
     let iv = intervals(&m.insts, m.groups.len());
     let blocks = straight_line_blocks(&m.insts);
     let graphs: Vec<BlockGraph> = blocks
@@ -28,7 +30,7 @@ pub fn schedule(m: &mut MFunction, policy: Policy) {
                     _ => None,
                 })
                 .collect();
-            BlockGraph::new(ops, r.clone(), &iv, &m.groups)
+            BlockGraph::new(ops, r.clone(), &iv, &m.groups, sliced)
         })
         .collect();
     let need = graphs
@@ -184,7 +186,15 @@ struct BlockGraph<'a> {
     live_out: HashSet<u32>,
     /// Units of the groups live through the block without being referenced in it.
     through: u32,
+    /// The vectors the block builds piecewise, with the unit ranges their writes cover: the
+    /// register model counts each range as a group of its own (`graph::Slices`).
+    slices: HashMap<u32, Vec<Range<u32>>>,
 }
+
+/// A group of the register model: a register group and, for a vector built piecewise, the
+/// index of one of its written ranges (`WHOLE` otherwise).
+type Key = (u32, usize);
+const WHOLE: usize = usize::MAX;
 
 impl<'a> BlockGraph<'a> {
     fn new(
@@ -192,6 +202,7 @@ impl<'a> BlockGraph<'a> {
         range: Range<usize>,
         iv: &[Option<Interval>],
         groups: &'a [Group],
+        sliced: bool,
     ) -> Self {
         let n = ops.len();
         let regs = |f: &dyn Fn(&Instr<VReg>, &mut Vec<VReg>)| -> Vec<Vec<VReg>> {
@@ -229,7 +240,20 @@ impl<'a> BlockGraph<'a> {
             .filter(|i| i.start < first && i.end > last && !referenced.contains(&i.group))
             .map(|i| groups[i.group as usize].units)
             .sum();
+        let mut slices: HashMap<u32, Vec<Range<u32>>> = HashMap::new();
+        for r in defs.iter().flatten() {
+            let list = slices.entry(r.group).or_default();
+            if !list.contains(&r.units_range()) {
+                list.push(r.units_range());
+            }
+        }
+        slices.retain(|g, list| {
+            list.sort_by_key(|p| p.start);
+            let disjoint = (1..list.len()).all(|i| list[i - 1].end <= list[i].start);
+            sliced && list.len() >= 2 && disjoint && interval(*g).is_none_or(|i| i.start >= first)
+        });
         let mut graph = BlockGraph {
+            slices,
             ops,
             range,
             uses,
@@ -306,6 +330,38 @@ impl<'a> BlockGraph<'a> {
 
     fn original_order(&self) -> Vec<usize> {
         (0..self.ops.len()).collect()
+    }
+
+    /// The register model's groups that `r` touches.
+    fn keys(&self, r: &VReg) -> Vec<Key> {
+        match self.slices.get(&r.group) {
+            None => vec![(r.group, WHOLE)],
+            Some(list) => {
+                let u = r.units_range();
+                (0..list.len())
+                    .filter(|&i| list[i].start < u.end && u.start < list[i].end)
+                    .map(|i| (r.group, i))
+                    .collect()
+            }
+        }
+    }
+
+    fn key_units(&self, key: Key) -> u32 {
+        match key.1 {
+            WHOLE => self.groups[key.0 as usize].units,
+            i => {
+                let p = &self.slices[&key.0][i];
+                p.end - p.start
+            }
+        }
+    }
+
+    fn def_keys(&self, k: usize) -> Vec<Key> {
+        self.defs[k].iter().flat_map(|r| self.keys(r)).collect()
+    }
+
+    fn use_keys(&self, k: usize) -> Vec<Key> {
+        self.uses[k].iter().flat_map(|r| self.keys(r)).collect()
     }
 
     /// The most units live at once (after any instruction, and on entry) when the block runs
@@ -471,20 +527,23 @@ impl<'a> BlockGraph<'a> {
 
 /// Live register units while a block is being ordered.
 struct Pressure {
-    live: HashSet<u32>,
+    live: HashSet<Key>,
     /// Uses of each group not yet scheduled.
-    remaining: HashMap<u32, u32>,
+    remaining: HashMap<Key, u32>,
     units: u32,
 }
 
 impl Pressure {
     fn new(b: &BlockGraph) -> Self {
-        let mut remaining: HashMap<u32, u32> = HashMap::new();
-        for r in b.uses.iter().flatten() {
-            *remaining.entry(r.group).or_default() += 1;
+        let mut remaining: HashMap<Key, u32> = HashMap::new();
+        for k in 0..b.ops.len() {
+            for key in b.use_keys(k) {
+                *remaining.entry(key).or_default() += 1;
+            }
         }
-        let live: HashSet<u32> = b.live_in.clone();
-        let units = live.iter().map(|&g| b.groups[g as usize].units).sum();
+        // A vector built piecewise is never live on entry.
+        let live: HashSet<Key> = b.live_in.iter().map(|&g| (g, WHOLE)).collect();
+        let units = live.iter().map(|&key| b.key_units(key)).sum();
         Pressure {
             live,
             remaining,
@@ -495,23 +554,25 @@ impl Pressure {
     /// How scheduling `k` next changes the live units (at `k`, as [`Pressure::apply`] counts).
     fn delta(&self, b: &BlockGraph, k: usize) -> i64 {
         let mut d = 0i64;
-        let mut born: Vec<u32> = Vec::new();
-        for r in &b.defs[k] {
-            if !self.live.contains(&r.group) && !born.contains(&r.group) {
-                born.push(r.group);
-                d += i64::from(b.groups[r.group as usize].units);
+        let defs = b.def_keys(k);
+        let uses = b.use_keys(k);
+        let mut born: Vec<Key> = Vec::new();
+        for &key in &defs {
+            if !self.live.contains(&key) && !born.contains(&key) {
+                born.push(key);
+                d += i64::from(b.key_units(key));
             }
         }
-        let mut dying: Vec<u32> = Vec::new();
-        for r in &b.uses[k] {
-            let here = b.uses[k].iter().filter(|x| x.group == r.group).count() as u32;
-            if self.remaining.get(&r.group).copied().unwrap_or(0) == here
-                && !b.live_out.contains(&r.group)
-                && !b.defs[k].iter().any(|d| d.group == r.group)
-                && !dying.contains(&r.group)
+        let mut dying: Vec<Key> = Vec::new();
+        for &key in &uses {
+            let here = uses.iter().filter(|&&x| x == key).count() as u32;
+            if self.remaining.get(&key).copied().unwrap_or(0) == here
+                && !b.live_out.contains(&key.0)
+                && !defs.contains(&key)
+                && !dying.contains(&key)
             {
-                dying.push(r.group);
-                d -= i64::from(b.groups[r.group as usize].units);
+                dying.push(key);
+                d -= i64::from(b.key_units(key));
             }
         }
         d
@@ -520,33 +581,34 @@ impl Pressure {
     /// Schedules `k`: its definitions become live, the groups it reads last die. Returns the
     /// units live at `k` (a definition nothing reads occupies its registers there only).
     fn apply(&mut self, b: &BlockGraph, k: usize) -> u32 {
-        for r in &b.defs[k] {
-            if self.live.insert(r.group) {
-                self.units += b.groups[r.group as usize].units;
+        let defs = b.def_keys(k);
+        let uses = b.use_keys(k);
+        for &key in &defs {
+            if self.live.insert(key) {
+                self.units += b.key_units(key);
             }
         }
-        for r in &b.uses[k] {
-            if let Some(c) = self.remaining.get_mut(&r.group) {
+        for key in &uses {
+            if let Some(c) = self.remaining.get_mut(key) {
                 *c = c.saturating_sub(1);
             }
         }
         // Sources read for the last time free their registers for the results (instructions
         // read all their sources before writing); a result nothing reads frees them after.
-        let written = |g: u32| b.defs[k].iter().any(|d| d.group == g);
-        let kill = |p: &mut Pressure, g: u32| {
-            let unread = p.remaining.get(&g).copied().unwrap_or(0) == 0;
-            if unread && !b.live_out.contains(&g) && p.live.remove(&g) {
-                p.units -= b.groups[g as usize].units;
+        let kill = |p: &mut Pressure, key: Key| {
+            let unread = p.remaining.get(&key).copied().unwrap_or(0) == 0;
+            if unread && !b.live_out.contains(&key.0) && p.live.remove(&key) {
+                p.units -= b.key_units(key);
             }
         };
-        for r in &b.uses[k] {
-            if !written(r.group) {
-                kill(self, r.group);
+        for &key in &uses {
+            if !defs.contains(&key) {
+                kill(self, key);
             }
         }
         let at = self.units;
-        for r in &b.defs[k] {
-            kill(self, r.group);
+        for &key in &defs {
+            kill(self, key);
         }
         at
     }
