@@ -127,7 +127,7 @@ impl Code {
                 }
             })
             .collect::<Vec<Op>>();
-        let runs = straight::Runs::build(&ops);
+        let runs = straight::Runs::build(&ops, metas);
         Code {
             ops,
             runs,
@@ -313,8 +313,24 @@ fn run_loop<const WIDE: bool>(
     };
     loop {
         let i = local.i;
-        if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
+        let run = runs
+            .at(i, limit - local.steps.min(limit))
+            // Discard hints under a partial mask fail: the one-at-a-time loop reports it.
+            .filter(|_| g.exec == g.live || !runs.has_discards(i));
+        if let Some(run) = run {
             // A straight run of arithmetic: executed, then counted and timed as a whole.
+            //
+            // Its leading `wait`s first: they come before any other operation of the run, so
+            // doing them now changes nothing (the run's own do nothing more, and the timing
+            // model issues them with the run), and the mode then sees the registers a sample
+            // or load just before wrote as ready rather than pending. Session 12: after each
+            // `texture_sample; wait` the run that used the texels was interpreted with checks.
+            for op in &ops[run.clone()] {
+                match op.kind {
+                    Kind::Wait(slot) => g.regs.wait(slot),
+                    _ => break,
+                }
+            }
             let mode = runs.mode(i, &g.regs);
             let result = if mode != straight::Mode::Checked {
                 match compiled.and_then(|c| c.entry(i)) {
@@ -339,9 +355,14 @@ fn run_loop<const WIDE: bool>(
                     if mode == straight::Mode::Clears {
                         runs.clear_poison(i, &mut g.regs, g.exec);
                     }
+                    runs.apply_discards(i, run.end, &mut g.regs, g.exec, ops);
                     run.end
                 }
-                Err((k, _)) => run.start + k + 1,
+                Err((k, _)) => {
+                    // The operations before the failing one completed, with their hints.
+                    runs.apply_discards(i, i + k, &mut g.regs, g.exec, ops);
+                    run.start + k + 1
+                }
             };
             let n = (done - i) as u64;
             local.steps += n;

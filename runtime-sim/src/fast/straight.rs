@@ -30,8 +30,10 @@ use std::ops::Range;
 
 use super::alu;
 use super::ops::{Cmp32, Dst32, Kind, Op, Src32};
+use crate::decode::inst::Reg;
 use crate::error::ExecErrorKind;
 use crate::exec::SimdGroup;
+use crate::program::InstMeta;
 use crate::regfile::RegFile;
 use crate::timing::Issue;
 
@@ -50,6 +52,32 @@ pub(crate) struct Runs {
     /// `first_written[i]`: the halves whose first access in operations `i..i + len[i]` is a
     /// write by an operation that does not read them.
     first_written: Vec<Halves>,
+    /// `written[i]`: the halves operation `i` writes.
+    written: Vec<Halves>,
+    /// `discarded[i]`: the halves operation `i`'s discard hints poison (those it does not
+    /// write: `exec::apply_discards`).
+    discarded: Vec<Halves>,
+    /// `next_discard[i]`: the first operation with discard hints in the run from `i`, or
+    /// [`NONE`].
+    next_discard: Vec<u32>,
+}
+
+/// No operation (in [`Runs::next_discard`]).
+const NONE: u32 = u32::MAX;
+
+/// The halves `meta`'s discard hints poison: the halves of the hinted registers the
+/// instruction does not write.
+fn discarded(meta: &InstMeta) -> Halves {
+    let mut set = [0; 4];
+    for reg in &meta.discards {
+        let (first, count) = reg.halves();
+        for h in first..(first + count).min(256) {
+            if !meta.writes_half(h) {
+                set[h as usize / 64] |= 1 << (h % 64);
+            }
+        }
+    }
+    set
 }
 
 /// Adds the halves of `s` to `set`.
@@ -194,15 +222,55 @@ fn straight(op: &Op) -> bool {
             | Kind::Select { .. }
             | Kind::Wait(_)
     );
-    arithmetic && !op.discards && op.slot.is_none() && op.packed.is_some()
+    arithmetic && op.slot.is_none() && op.packed.is_some()
 }
 
 impl Runs {
-    pub fn build(ops: &[Op]) -> Runs {
-        let mut len = vec![0u32; ops.len()];
-        for i in (0..ops.len()).rev() {
+    /// The runs of `ops`, whose instructions' metadata is `metas` (for the discard hints).
+    pub fn build(ops: &[Op], metas: &[InstMeta]) -> Runs {
+        let n = ops.len();
+        let effects: Vec<(Halves, Halves, Halves)> = ops
+            .iter()
+            .zip(metas)
+            .map(|(op, meta)| {
+                let (mut reads, writes) = touch(&op.kind);
+                let discarded = discarded(meta);
+                // Discard hints name sources, so this adds nothing but makes sure of it.
+                for w in 0..4 {
+                    reads[w] |= discarded[w];
+                }
+                (reads, writes, discarded)
+            })
+            .collect();
+        // Where a run must break although both operations are straight: an operation reading
+        // a half an earlier operation of the run discarded (and nothing rewrote since). Its
+        // read fails for every executing lane, so it is left to start a new run, where the
+        // discard has been applied and the mode check sees the poison (see the module docs).
+        let mut breaks = vec![false; n];
+        let mut poisoned: Halves = [0; 4];
+        for k in 0..n {
+            if !straight(&ops[k]) {
+                continue;
+            }
+            let (reads, writes, discarded) = &effects[k];
+            let continues = k > 0 && straight(&ops[k - 1]);
+            if !continues || (0..4).any(|w| reads[w] & poisoned[w] != 0) {
+                breaks[k] = continues;
+                poisoned = [0; 4];
+            }
+            for w in 0..4 {
+                poisoned[w] = (poisoned[w] & !writes[w]) | discarded[w];
+            }
+        }
+        let mut len = vec![0u32; n];
+        for i in (0..n).rev() {
             if straight(&ops[i]) {
-                len[i] = 1 + len.get(i + 1).copied().unwrap_or(0);
+                let next = if i + 1 < n && !breaks[i + 1] {
+                    len[i + 1]
+                } else {
+                    0
+                };
+                len[i] = 1 + next;
             }
         }
         let issues = ops
@@ -220,21 +288,23 @@ impl Runs {
                 }
             })
             .collect();
-        let mut touched = vec![[0u64; 4]; ops.len()];
-        let mut first_written = vec![[0u64; 4]; ops.len()];
-        for i in (0..ops.len()).rev() {
+        let mut touched = vec![[0u64; 4]; n];
+        let mut first_written = vec![[0u64; 4]; n];
+        let mut next_discard = vec![NONE; n];
+        for i in (0..n).rev() {
             if len[i] == 0 {
                 continue;
             }
             let (mut set, mut first) = if len[i] > 1 {
-                (
-                    touched.get(i + 1).copied().unwrap_or_default(),
-                    first_written.get(i + 1).copied().unwrap_or_default(),
-                )
+                next_discard[i] = next_discard[i + 1];
+                (touched[i + 1], first_written[i + 1])
             } else {
                 ([0; 4], [0; 4])
             };
-            let (reads, writes) = touch(&ops[i].kind);
+            if ops[i].discards {
+                next_discard[i] = i as u32;
+            }
+            let (reads, writes, _) = &effects[i];
             for w in 0..4 {
                 // Operation `i` comes first: the halves it touches are first accessed by it.
                 first[w] = (first[w] & !(reads[w] | writes[w])) | (writes[w] & !reads[w]);
@@ -248,7 +318,57 @@ impl Runs {
             issues,
             touched,
             first_written,
+            written: effects.iter().map(|e| e.1).collect(),
+            discarded: effects.iter().map(|e| e.2).collect(),
+            next_discard,
         }
+    }
+
+    /// Whether the run from `i` on has an operation with discard hints (which requires every
+    /// thread that exists to be active: `ExecErrorKind::DiscardUnderPartialMask`).
+    #[inline(always)]
+    pub fn has_discards(&self, i: usize) -> bool {
+        self.next_discard.get(i).is_some_and(|&k| k != NONE)
+    }
+
+    /// After operations `i..end` of the run from `i` executed with execution mask `exec` (all
+    /// threads that exist): makes their discard hints' change to the hazard state, as the
+    /// one-at-a-time loop applies them after each operation. In order from the first operation
+    /// with hints: a write clears the poison of `exec`'s lanes on a half discarded earlier in
+    /// the run (the other halves' writes made their change already: [`Self::clear_poison`],
+    /// or the checked writes), then the operation's hints poison their halves.
+    pub fn apply_discards(&self, i: usize, end: usize, regs: &mut RegFile, exec: u32, ops: &[Op]) {
+        let Some(&first) = self.next_discard.get(i) else {
+            return;
+        };
+        let mut poisoned: Halves = [0; 4];
+        for m in first as usize..end.min(ops.len()) {
+            let (Some(written), Some(discarded)) = (self.written.get(m), self.discarded.get(m))
+            else {
+                return;
+            };
+            for w in 0..4 {
+                let mut bits = written[w] & poisoned[w];
+                while bits != 0 {
+                    regs.clear_poison((w as u32 * 64 + bits.trailing_zeros()) as u8, exec);
+                    bits &= bits - 1;
+                }
+                poisoned[w] &= !written[w];
+                let mut bits = discarded[w];
+                while bits != 0 {
+                    let h = (w as u32 * 64 + bits.trailing_zeros()) as u8;
+                    regs.discard(Reg::Half(h), exec, ops[m].pc);
+                    bits &= bits - 1;
+                }
+                poisoned[w] |= discarded[w];
+            }
+        }
+    }
+
+    /// Whether a maximal run starts at `i` (the run from `i - 1`, if any, does not go on to
+    /// `i`).
+    pub fn starts_run(&self, i: usize) -> bool {
+        self.len(i) >= 2 && (i == 0 || self.len(i - 1) != self.len(i) + 1)
     }
 
     /// How the run from `i` on may execute, given the hazards in `regs` (see [`Mode`]).
