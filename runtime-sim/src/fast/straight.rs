@@ -60,6 +60,9 @@ pub(crate) struct Runs {
     /// `next_discard[i]`: the first operation with discard hints in the run from `i`, or
     /// [`NONE`].
     next_discard: Vec<u32>,
+    /// `discard_words[i]`: bit `w` set when the hints of the run from `i` poison a half of
+    /// word `w` of a [`Halves`] set.
+    discard_words: Vec<u8>,
 }
 
 /// No operation (in [`Runs::next_discard`]).
@@ -246,6 +249,11 @@ impl Runs {
         // a half an earlier operation of the run discarded (and nothing rewrote since). Its
         // read fails for every executing lane, so it is left to start a new run, where the
         // discard has been applied and the mode check sees the poison (see the module docs).
+        //
+        // And before a `wait` that follows another operation: a run starting with its waits
+        // does them before its mode is chosen (the run loop), so the loads they wait for do
+        // not make it run with checks; with `load; ...; wait; use` inside one run they would
+        // (session 12: `frag_lights_push_ubo`'s loop).
         let mut breaks = vec![false; n];
         let mut poisoned: Halves = [0; 4];
         for k in 0..n {
@@ -254,7 +262,9 @@ impl Runs {
             }
             let (reads, writes, discarded) = &effects[k];
             let continues = k > 0 && straight(&ops[k - 1]);
-            if !continues || (0..4).any(|w| reads[w] & poisoned[w] != 0) {
+            let is_wait = |op: &Op| matches!(op.kind, Kind::Wait(_));
+            let waits_after_work = continues && is_wait(&ops[k]) && !is_wait(&ops[k - 1]);
+            if !continues || waits_after_work || (0..4).any(|w| reads[w] & poisoned[w] != 0) {
                 breaks[k] = continues;
                 poisoned = [0; 4];
             }
@@ -291,12 +301,19 @@ impl Runs {
         let mut touched = vec![[0u64; 4]; n];
         let mut first_written = vec![[0u64; 4]; n];
         let mut next_discard = vec![NONE; n];
+        let mut discard_words = vec![0u8; n];
         for i in (0..n).rev() {
             if len[i] == 0 {
                 continue;
             }
+            for w in 0..4 {
+                if effects[i].2[w] != 0 {
+                    discard_words[i] |= 1 << w;
+                }
+            }
             let (mut set, mut first) = if len[i] > 1 {
                 next_discard[i] = next_discard[i + 1];
+                discard_words[i] |= discard_words[i + 1];
                 (touched[i + 1], first_written[i + 1])
             } else {
                 ([0; 4], [0; 4])
@@ -321,6 +338,7 @@ impl Runs {
             written: effects.iter().map(|e| e.1).collect(),
             discarded: effects.iter().map(|e| e.2).collect(),
             next_discard,
+            discard_words,
         }
     }
 
@@ -338,29 +356,34 @@ impl Runs {
     /// the run (the other halves' writes made their change already: [`Self::clear_poison`],
     /// or the checked writes), then the operation's hints poison their halves.
     pub fn apply_discards(&self, i: usize, end: usize, regs: &mut RegFile, exec: u32, ops: &[Op]) {
-        let Some(&first) = self.next_discard.get(i) else {
+        let (Some(&first), Some(&words)) = (self.next_discard.get(i), self.discard_words.get(i))
+        else {
             return;
         };
-        let mut poisoned: Halves = [0; 4];
-        for m in first as usize..end.min(ops.len()) {
-            let (Some(written), Some(discarded)) = (self.written.get(m), self.discarded.get(m))
-            else {
-                return;
-            };
-            for w in 0..4 {
-                let mut bits = written[w] & poisoned[w];
+        let range = first as usize..end.min(ops.len());
+        let (Some(written), Some(discarded)) =
+            (self.written.get(range.clone()), self.discarded.get(range))
+        else {
+            return;
+        };
+        // Word by word (the halves of different words do not interact), and only the words
+        // with hints: usually one.
+        for w in (0..4).filter(|w| words >> w & 1 == 1) {
+            let mut poisoned = 0u64;
+            for (k, (written, discarded)) in written.iter().zip(discarded).enumerate() {
+                let mut bits = written[w] & poisoned;
                 while bits != 0 {
                     regs.clear_poison((w as u32 * 64 + bits.trailing_zeros()) as u8, exec);
                     bits &= bits - 1;
                 }
-                poisoned[w] &= !written[w];
+                poisoned &= !written[w];
                 let mut bits = discarded[w];
                 while bits != 0 {
                     let h = (w as u32 * 64 + bits.trailing_zeros()) as u8;
-                    regs.discard(Reg::Half(h), exec, ops[m].pc);
+                    regs.discard(Reg::Half(h), exec, ops[first as usize + k].pc);
                     bits &= bits - 1;
                 }
-                poisoned[w] |= discarded[w];
+                poisoned |= discarded[w];
             }
         }
     }

@@ -264,3 +264,41 @@ fn loops_of_runs_with_waits_and_discards_agree_and_stop_at_the_step_limit() {
     }
     assert!(stopped > 50, "{stopped} limits stopped the loop");
 }
+
+#[test]
+fn a_wait_after_other_work_starts_a_new_run() {
+    // load r4; arithmetic; wait; arithmetic reading r4: the second stretch starts with its
+    // wait (so it runs without checks), the first still checks what it touches.
+    let code = [
+        load_r4(1),
+        mov32(5, 5),
+        iadd(6, 5, PLAIN32, 5),
+        wait(1),
+        iadd(7, 4, PLAIN32, 6),
+        iadd(8, 7, PLAIN32, 4),
+    ]
+    .concat();
+    let g = env_with_buffer()
+        .run(&code, u32::MAX, |_| {})
+        .expect("runs");
+    assert_eq!(get32(&g, 8, 0), 94);
+    // Reading r4 before the wait, in the same stretch of arithmetic, fails there.
+    let early = [
+        load_r4(1),
+        mov32(5, 5),
+        iadd(6, 4, PLAIN32, 5),
+        wait(1),
+        iadd(7, 4, PLAIN32, 6),
+    ]
+    .concat();
+    match env_with_buffer().run(&early, u32::MAX, |_| {}) {
+        Err(Error::Exec(e)) => {
+            assert_eq!(e.pc as usize, load_r4(1).len() + mov32(5, 5).len());
+            assert!(matches!(
+                e.kind,
+                ExecErrorKind::UnwaitedLoad { slot: 1, .. }
+            ));
+        }
+        other => panic!("expected an unwaited load, got {:?}", other.err()),
+    }
+}
