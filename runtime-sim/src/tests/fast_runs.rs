@@ -7,7 +7,7 @@
 
 use super::asm::{alu2, d32, enc, operand::*};
 use super::exec_mask::{add, icmp, mov_r0l, pop, Prog, ULT};
-use super::harness::{get32, run, run_err, set32, Env};
+use super::harness::{get32, run_err, set32, Env};
 use crate::decode::inst::Reg;
 use crate::encoding::Opcode;
 use crate::error::{Error, ExecErrorKind};
