@@ -40,6 +40,16 @@
 //! mask it is given at offsets fixed when it is built; the Cranelift code generator adds
 //! to the build.
 //!
+//! Session 12 (issue 20) counted which path each operation took on the slow `sim_speed`
+//! fragment cases (a temporary counter in the run loop) and found the compiled runs bypassed
+//! where they mattered most: a run that starts with the `wait` for a texture sample saw the
+//! sampled registers pending and ran interpreted with checks (`sw_mirror`: 47.7M of its 54M
+//! run operations), and operations with discard hints, which the compiler puts on most last
+//! uses, were not part of runs at all and ran one at a time (`frag_noise_fbm`: 2.4M against
+//! 14M in compiled runs). Runs now do their leading `wait`s before their mode is chosen, a
+//! `wait` after other work starts a new run, and runs take operations with discard hints,
+//! whose poison is applied after the run in order ([`straight`] says why that is the same).
+//!
 //! Session 7 had profiled the texture-bound fragment cases first (`perf record` of the
 //! bench's child mode at 1024x1024): there the texture unit's general path took well over
 //! half the time, and the session's time went to the texture unit (`crate::texture`'s

@@ -2,8 +2,8 @@
 //! registers (the arithmetic [`Kind`]s and `wait`), which the run loop executes back to back
 //! and then counts and times as a whole.
 //!
-//! Inside such a run nothing changes the execution mask, jumps, touches memory or applies
-//! discard hints, and the timing model does not depend on the values computed, so the per-
+//! Inside such a run nothing changes the execution mask, jumps or touches memory (discard
+//! hints are applied after the run: see below), and the timing model does not depend on the values computed, so the per-
 //! instruction bookkeeping of the run loop (step limit, statistics, timing) gives the same
 //! result done once for the run: the step limit is checked for the whole run before it starts
 //! (a run that could pass it is left to the one-at-a-time loop, which stops at the exact
@@ -12,8 +12,9 @@
 //! (`Timing::issue_run`). An operation that fails ends the run there, and only the operations
 //! up to and including it are counted and timed, as the one-at-a-time loop would.
 //!
-//! Nothing in a run adds a hazard to the register file (`crate::regfile`): no load makes a
-//! register pending and no discard hint poisons one; writes and `wait`s only clear hazards. So
+//! Nothing in a run adds a hazard that a later operation of the run could meet
+//! (`crate::regfile`): no load makes a register pending, and a discard hint's poison is never
+//! read within the run (below); writes and `wait`s only clear hazards. So
 //! when every 16-bit half the rest of a run reads or writes is free of hazards as the run
 //! starts, no check inside it can fail and no write changes the hazard state, and the run
 //! executes without the checks (`CHECK` false in `fast::alu`). The same holds when the only
@@ -25,6 +26,25 @@
 //! rewrite a register discarded before and took the checked path). Otherwise it executes with
 //! the checks, and reports the same error as the one-at-a-time loop. Runs without checks never
 //! fail (every error an arithmetic operation reports comes from a check).
+//!
+//! A run's leading `wait`s are done before its mode is chosen (they come before any other
+//! operation, and a second `wait` on a slot changes nothing), so a run using the registers a
+//! sample or load just wrote is free of hazards; a `wait` that follows other work starts a new
+//! run for the same reason.
+//!
+//! Discard hints (session 12): an operation with hints is part of a run, and the hints'
+//! change to the hazard state is made after the run ([`Runs::apply_discards`]). That is the
+//! same as applying them after each operation because (1) a run with hints runs as a run only
+//! when every thread that exists is active (otherwise the one-at-a-time loop runs it and
+//! reports `DiscardUnderPartialMask` at the operation); (2) runs break before an operation
+//! that reads a half an earlier operation of the run discarded without a write since (that
+//! read fails for every active thread), so within a run no read meets a hint's poison, and no
+//! write fails on it (writes fail only on pending loads); (3) the replay walks the run's
+//! operations from the first with hints, in order: each write clears the active threads'
+//! poison of a half discarded earlier in the run, each hint poisons its halves and records its
+//! pc, which is the state the one-at-a-time loop leaves (the other halves' writes made their
+//! change as the run ran, or in [`Runs::clear_poison`]). A run that fails stops the replay
+//! before the failing operation, whose hints the one-at-a-time loop never applies.
 
 use std::ops::Range;
 
