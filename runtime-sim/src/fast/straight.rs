@@ -87,8 +87,12 @@ pub(crate) struct Runs {
     /// their end, as [`Runs::apply_discards`] uses it: per half discarded, the pc of the last
     /// hint on it and whether a write follows that hint (a replay of the whole run per run
     /// was 4-5% of `es_mediump_lighting` and `frag_switch_flat`).
-    discard_effects: Vec<Option<Box<[(u8, u32, bool)]>>>,
+    discard_effects: Vec<Option<Box<[HalfEffect]>>>,
 }
+
+/// A half's net change by a run's discard hints: the half, the pc of the last hint on it, and
+/// whether a write follows that hint.
+type HalfEffect = (u8, u32, bool);
 
 /// No operation (in [`Runs::next_discard`]).
 const NONE: u32 = u32::MAX;
@@ -376,18 +380,23 @@ impl Runs {
 
     /// The net effect of the hints of the whole run from `i` (see [`Self::discard_effects`]):
     /// per half discarded in it, the pc of its last discard and whether a write follows that.
-    fn discard_effect(&self, i: usize, ops: &[Op]) -> Box<[(u8, u32, bool)]> {
+    fn discard_effect(&self, i: usize, ops: &[Op]) -> Box<[HalfEffect]> {
         let mut last: Vec<Option<(u32, bool)>> = vec![None; 256];
-        for m in i..i + self.len(i) {
-            for h in 0..256usize {
+        let end = i + self.len(i);
+        let run = self.written[i..end]
+            .iter()
+            .zip(&self.discarded[i..end])
+            .zip(&ops[i..end]);
+        for ((written, discarded), op) in run {
+            for (h, last) in last.iter_mut().enumerate() {
                 let bit = 1u64 << (h % 64);
-                if self.written[m][h / 64] & bit != 0 {
-                    if let Some((_, cleared)) = &mut last[h] {
+                if written[h / 64] & bit != 0 {
+                    if let Some((_, cleared)) = last {
                         *cleared = true;
                     }
                 }
-                if self.discarded[m][h / 64] & bit != 0 {
-                    last[h] = Some((ops[m].pc, false));
+                if discarded[h / 64] & bit != 0 {
+                    *last = Some((op.pc, false));
                 }
             }
         }

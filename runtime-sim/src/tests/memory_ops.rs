@@ -482,7 +482,8 @@ fn loads_of_one_address_by_every_active_lane_fill_only_the_active_lanes() {
     let (mut env, _) = env(&[5, 6, 7, 8, 9]);
     let load = dev(Opcode::DeviceLoad, 2, 8, true, Off::Reg(1, true), 0b1111, 0);
     let code = [load.clone(), wait()].concat();
-    let cases: [(fn(usize) -> u32, usize); 3] = [
+    type Offsets = fn(usize) -> u32;
+    let cases: [(Offsets, usize); 3] = [
         (|_| 0, 3),
         (|l| u32::from(l >= 4), 3),
         (|l| u32::from(l == 2), 2),
