@@ -81,12 +81,22 @@ pub(super) fn device(
         let Some(at) = m.memory.allocation(address[l0], span) else {
             return Ok(false);
         };
-        if !(0..32).all(|l| lanes >> l & 1 == 0 || at.contains(address[l], span)) {
-            return Ok(false);
-        }
-        for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+        let a0 = address[l0];
+        if (0..32).all(|l| lanes >> l & 1 == 0 || address[l] == a0) {
+            // Every active lane reads the same words (a uniform buffer's element, a push
+            // constant block): read them once. The words are the same whichever lane reads
+            // them; lanes outside the mask are not written.
             for (k, v) in values.iter_mut().enumerate().take(count_u) {
-                v[l] = at.load(address[l] + 4 * k as u64, 4);
+                *v = [at.load(a0 + 4 * k as u64, 4); 32];
+            }
+        } else {
+            if !(0..32).all(|l| lanes >> l & 1 == 0 || at.contains(address[l], span)) {
+                return Ok(false);
+            }
+            for l in (0..32).filter(|l| lanes >> l & 1 == 1) {
+                for (k, v) in values.iter_mut().enumerate().take(count_u) {
+                    v[l] = at.load(address[l] + 4 * k as u64, 4);
+                }
             }
         }
     }

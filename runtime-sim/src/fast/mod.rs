@@ -40,6 +40,16 @@
 //! mask it is given at offsets fixed when it is built; the Cranelift code generator adds
 //! to the build.
 //!
+//! Session 12 (issue 20) counted which path each operation took on the slow `sim_speed`
+//! fragment cases (a temporary counter in the run loop) and found the compiled runs bypassed
+//! where they mattered most: a run that starts with the `wait` for a texture sample saw the
+//! sampled registers pending and ran interpreted with checks (`sw_mirror`: 47.7M of its 54M
+//! run operations), and operations with discard hints, which the compiler puts on most last
+//! uses, were not part of runs at all and ran one at a time (`frag_noise_fbm`: 2.4M against
+//! 14M in compiled runs). Runs now do their leading `wait`s before their mode is chosen, a
+//! `wait` after other work starts a new run, and runs take operations with discard hints,
+//! whose poison is applied after the run in order ([`straight`] says why that is the same).
+//!
 //! Session 7 had profiled the texture-bound fragment cases first (`perf record` of the
 //! bench's child mode at 1024x1024): there the texture unit's general path took well over
 //! half the time, and the session's time went to the texture unit (`crate::texture`'s
@@ -127,7 +137,7 @@ impl Code {
                 }
             })
             .collect::<Vec<Op>>();
-        let runs = straight::Runs::build(&ops);
+        let runs = straight::Runs::build(&ops, metas);
         Code {
             ops,
             runs,
@@ -313,8 +323,24 @@ fn run_loop<const WIDE: bool>(
     };
     loop {
         let i = local.i;
-        if let Some(run) = runs.at(i, limit - local.steps.min(limit)) {
+        let run = runs
+            .at(i, limit - local.steps.min(limit))
+            // Discard hints under a partial mask fail: the one-at-a-time loop reports it.
+            .filter(|_| g.exec == g.live || !runs.has_discards(i));
+        if let Some(run) = run {
             // A straight run of arithmetic: executed, then counted and timed as a whole.
+            //
+            // Its leading `wait`s first: they come before any other operation of the run, so
+            // doing them now changes nothing (the run's own do nothing more, and the timing
+            // model issues them with the run), and the mode then sees the registers a sample
+            // or load just before wrote as ready rather than pending. Session 12: after each
+            // `texture_sample; wait` the run that used the texels was interpreted with checks.
+            for op in &ops[run.clone()] {
+                match op.kind {
+                    Kind::Wait(slot) => g.regs.wait(slot),
+                    _ => break,
+                }
+            }
             let mode = runs.mode(i, &g.regs);
             let result = if mode != straight::Mode::Checked {
                 match compiled.and_then(|c| c.entry(i)) {
@@ -339,9 +365,14 @@ fn run_loop<const WIDE: bool>(
                     if mode == straight::Mode::Clears {
                         runs.clear_poison(i, &mut g.regs, g.exec);
                     }
+                    runs.apply_discards(i, run.end, &mut g.regs, g.exec, ops);
                     run.end
                 }
-                Err((k, _)) => run.start + k + 1,
+                Err((k, _)) => {
+                    // The operations before the failing one completed, with their hints.
+                    runs.apply_discards(i, i + k, &mut g.regs, g.exec, ops);
+                    run.start + k + 1
+                }
             };
             let n = (done - i) as u64;
             local.steps += n;

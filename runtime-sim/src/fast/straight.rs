@@ -2,8 +2,8 @@
 //! registers (the arithmetic [`Kind`]s and `wait`), which the run loop executes back to back
 //! and then counts and times as a whole.
 //!
-//! Inside such a run nothing changes the execution mask, jumps, touches memory or applies
-//! discard hints, and the timing model does not depend on the values computed, so the per-
+//! Inside such a run nothing changes the execution mask, jumps or touches memory (discard
+//! hints are applied after the run: see below), and the timing model does not depend on the values computed, so the per-
 //! instruction bookkeeping of the run loop (step limit, statistics, timing) gives the same
 //! result done once for the run: the step limit is checked for the whole run before it starts
 //! (a run that could pass it is left to the one-at-a-time loop, which stops at the exact
@@ -12,8 +12,9 @@
 //! (`Timing::issue_run`). An operation that fails ends the run there, and only the operations
 //! up to and including it are counted and timed, as the one-at-a-time loop would.
 //!
-//! Nothing in a run adds a hazard to the register file (`crate::regfile`): no load makes a
-//! register pending and no discard hint poisons one; writes and `wait`s only clear hazards. So
+//! Nothing in a run adds a hazard that a later operation of the run could meet
+//! (`crate::regfile`): no load makes a register pending, and a discard hint's poison is never
+//! read within the run (below); writes and `wait`s only clear hazards. So
 //! when every 16-bit half the rest of a run reads or writes is free of hazards as the run
 //! starts, no check inside it can fail and no write changes the hazard state, and the run
 //! executes without the checks (`CHECK` false in `fast::alu`). The same holds when the only
@@ -25,13 +26,34 @@
 //! rewrite a register discarded before and took the checked path). Otherwise it executes with
 //! the checks, and reports the same error as the one-at-a-time loop. Runs without checks never
 //! fail (every error an arithmetic operation reports comes from a check).
+//!
+//! A run's leading `wait`s are done before its mode is chosen (they come before any other
+//! operation, and a second `wait` on a slot changes nothing), so a run using the registers a
+//! sample or load just wrote is free of hazards; a `wait` that follows other work starts a new
+//! run for the same reason.
+//!
+//! Discard hints (session 12): an operation with hints is part of a run, and the hints'
+//! change to the hazard state is made after the run ([`Runs::apply_discards`]). That is the
+//! same as applying them after each operation because (1) a run with hints runs as a run only
+//! when every thread that exists is active (otherwise the one-at-a-time loop runs it and
+//! reports `DiscardUnderPartialMask` at the operation); (2) runs break before an operation
+//! that reads a half an earlier operation of the run discarded without a write since (that
+//! read fails for every active thread), so within a run no read meets a hint's poison, and no
+//! write fails on it (writes fail only on pending loads); (3) the replay walks the run's
+//! operations from the first with hints, in order: each write clears the active threads'
+//! poison of a half discarded earlier in the run, each hint poisons its halves and records its
+//! pc, which is the state the one-at-a-time loop leaves (the other halves' writes made their
+//! change as the run ran, or in [`Runs::clear_poison`]). A run that fails stops the replay
+//! before the failing operation, whose hints the one-at-a-time loop never applies.
 
 use std::ops::Range;
 
 use super::alu;
 use super::ops::{Cmp32, Dst32, Kind, Op, Src32};
+use crate::decode::inst::Reg;
 use crate::error::ExecErrorKind;
 use crate::exec::SimdGroup;
+use crate::program::InstMeta;
 use crate::regfile::RegFile;
 use crate::timing::Issue;
 
@@ -50,6 +72,44 @@ pub(crate) struct Runs {
     /// `first_written[i]`: the halves whose first access in operations `i..i + len[i]` is a
     /// write by an operation that does not read them.
     first_written: Vec<Halves>,
+    /// `written[i]`: the halves operation `i` writes.
+    written: Vec<Halves>,
+    /// `discarded[i]`: the halves operation `i`'s discard hints poison (those it does not
+    /// write: `exec::apply_discards`).
+    discarded: Vec<Halves>,
+    /// `next_discard[i]`: the first operation with discard hints in the run from `i`, or
+    /// [`NONE`].
+    next_discard: Vec<u32>,
+    /// `discard_words[i]`: bit `w` set when the hints of the run from `i` poison a half of
+    /// word `w` of a [`Halves`] set.
+    discard_words: Vec<u8>,
+    /// For the maximal runs with hints, their net effect on the hazard state when they run to
+    /// their end, as [`Runs::apply_discards`] uses it: per half discarded, the pc of the last
+    /// hint on it and whether a write follows that hint (a replay of the whole run per run
+    /// was 4-5% of `es_mediump_lighting` and `frag_switch_flat`).
+    discard_effects: Vec<Option<Box<[HalfEffect]>>>,
+}
+
+/// A half's net change by a run's discard hints: the half, the pc of the last hint on it, and
+/// whether a write follows that hint.
+type HalfEffect = (u8, u32, bool);
+
+/// No operation (in [`Runs::next_discard`]).
+const NONE: u32 = u32::MAX;
+
+/// The halves `meta`'s discard hints poison: the halves of the hinted registers the
+/// instruction does not write.
+fn discarded(meta: &InstMeta) -> Halves {
+    let mut set = [0; 4];
+    for reg in &meta.discards {
+        let (first, count) = reg.halves();
+        for h in first..(first + count).min(256) {
+            if !meta.writes_half(h) {
+                set[h as usize / 64] |= 1 << (h % 64);
+            }
+        }
+    }
+    set
 }
 
 /// Adds the halves of `s` to `set`.
@@ -194,15 +254,62 @@ fn straight(op: &Op) -> bool {
             | Kind::Select { .. }
             | Kind::Wait(_)
     );
-    arithmetic && !op.discards && op.slot.is_none() && op.packed.is_some()
+    arithmetic && op.slot.is_none() && op.packed.is_some()
 }
 
 impl Runs {
-    pub fn build(ops: &[Op]) -> Runs {
-        let mut len = vec![0u32; ops.len()];
-        for i in (0..ops.len()).rev() {
+    /// The runs of `ops`, whose instructions' metadata is `metas` (for the discard hints).
+    pub fn build(ops: &[Op], metas: &[InstMeta]) -> Runs {
+        let n = ops.len();
+        let effects: Vec<(Halves, Halves, Halves)> = ops
+            .iter()
+            .zip(metas)
+            .map(|(op, meta)| {
+                let (mut reads, writes) = touch(&op.kind);
+                let discarded = discarded(meta);
+                // Discard hints name sources, so this adds nothing but makes sure of it.
+                for w in 0..4 {
+                    reads[w] |= discarded[w];
+                }
+                (reads, writes, discarded)
+            })
+            .collect();
+        // Where a run must break although both operations are straight: an operation reading
+        // a half an earlier operation of the run discarded (and nothing rewrote since). Its
+        // read fails for every executing lane, so it is left to start a new run, where the
+        // discard has been applied and the mode check sees the poison (see the module docs).
+        //
+        // And before a `wait` that follows another operation: a run starting with its waits
+        // does them before its mode is chosen (the run loop), so the loads they wait for do
+        // not make it run with checks; with `load; ...; wait; use` inside one run they would
+        // (session 12: `frag_lights_push_ubo`'s loop).
+        let mut breaks = vec![false; n];
+        let mut poisoned: Halves = [0; 4];
+        for k in 0..n {
+            if !straight(&ops[k]) {
+                continue;
+            }
+            let (reads, writes, discarded) = &effects[k];
+            let continues = k > 0 && straight(&ops[k - 1]);
+            let is_wait = |op: &Op| matches!(op.kind, Kind::Wait(_));
+            let waits_after_work = continues && is_wait(&ops[k]) && !is_wait(&ops[k - 1]);
+            if !continues || waits_after_work || (0..4).any(|w| reads[w] & poisoned[w] != 0) {
+                breaks[k] = continues;
+                poisoned = [0; 4];
+            }
+            for w in 0..4 {
+                poisoned[w] = (poisoned[w] & !writes[w]) | discarded[w];
+            }
+        }
+        let mut len = vec![0u32; n];
+        for i in (0..n).rev() {
             if straight(&ops[i]) {
-                len[i] = 1 + len.get(i + 1).copied().unwrap_or(0);
+                let next = if i + 1 < n && !breaks[i + 1] {
+                    len[i + 1]
+                } else {
+                    0
+                };
+                len[i] = 1 + next;
             }
         }
         let issues = ops
@@ -220,21 +327,30 @@ impl Runs {
                 }
             })
             .collect();
-        let mut touched = vec![[0u64; 4]; ops.len()];
-        let mut first_written = vec![[0u64; 4]; ops.len()];
-        for i in (0..ops.len()).rev() {
+        let mut touched = vec![[0u64; 4]; n];
+        let mut first_written = vec![[0u64; 4]; n];
+        let mut next_discard = vec![NONE; n];
+        let mut discard_words = vec![0u8; n];
+        for i in (0..n).rev() {
             if len[i] == 0 {
                 continue;
             }
+            for w in 0..4 {
+                if effects[i].2[w] != 0 {
+                    discard_words[i] |= 1 << w;
+                }
+            }
             let (mut set, mut first) = if len[i] > 1 {
-                (
-                    touched.get(i + 1).copied().unwrap_or_default(),
-                    first_written.get(i + 1).copied().unwrap_or_default(),
-                )
+                next_discard[i] = next_discard[i + 1];
+                discard_words[i] |= discard_words[i + 1];
+                (touched[i + 1], first_written[i + 1])
             } else {
                 ([0; 4], [0; 4])
             };
-            let (reads, writes) = touch(&ops[i].kind);
+            if ops[i].discards {
+                next_discard[i] = i as u32;
+            }
+            let (reads, writes, _) = &effects[i];
             for w in 0..4 {
                 // Operation `i` comes first: the halves it touches are first accessed by it.
                 first[w] = (first[w] & !(reads[w] | writes[w])) | (writes[w] & !reads[w]);
@@ -243,12 +359,117 @@ impl Runs {
             touched[i] = set;
             first_written[i] = first;
         }
-        Runs {
+        let mut runs = Runs {
             len,
             issues,
             touched,
             first_written,
+            written: effects.iter().map(|e| e.1).collect(),
+            discarded: effects.iter().map(|e| e.2).collect(),
+            next_discard,
+            discard_words,
+            discard_effects: vec![None; n],
+        };
+        for i in 0..n {
+            if runs.starts_run(i) && runs.has_discards(i) {
+                runs.discard_effects[i] = Some(runs.discard_effect(i, ops));
+            }
         }
+        runs
+    }
+
+    /// The net effect of the hints of the whole run from `i` (see [`Self::discard_effects`]):
+    /// per half discarded in it, the pc of its last discard and whether a write follows that.
+    fn discard_effect(&self, i: usize, ops: &[Op]) -> Box<[HalfEffect]> {
+        let mut last: Vec<Option<(u32, bool)>> = vec![None; 256];
+        let end = i + self.len(i);
+        let run = self.written[i..end]
+            .iter()
+            .zip(&self.discarded[i..end])
+            .zip(&ops[i..end]);
+        for ((written, discarded), op) in run {
+            for (h, last) in last.iter_mut().enumerate() {
+                let bit = 1u64 << (h % 64);
+                if written[h / 64] & bit != 0 {
+                    if let Some((_, cleared)) = last {
+                        *cleared = true;
+                    }
+                }
+                if discarded[h / 64] & bit != 0 {
+                    *last = Some((op.pc, false));
+                }
+            }
+        }
+        last.iter()
+            .enumerate()
+            .filter_map(|(h, e)| e.map(|(pc, cleared)| (h as u8, pc, cleared)))
+            .collect()
+    }
+
+    /// Whether the run from `i` on has an operation with discard hints (which requires every
+    /// thread that exists to be active: `ExecErrorKind::DiscardUnderPartialMask`).
+    #[inline(always)]
+    pub fn has_discards(&self, i: usize) -> bool {
+        self.next_discard.get(i).is_some_and(|&k| k != NONE)
+    }
+
+    /// After operations `i..end` of the run from `i` executed with execution mask `exec` (all
+    /// threads that exist): makes their discard hints' change to the hazard state, as the
+    /// one-at-a-time loop applies them after each operation. In order from the first operation
+    /// with hints: a write clears the poison of `exec`'s lanes on a half discarded earlier in
+    /// the run (the other halves' writes made their change already: [`Self::clear_poison`],
+    /// or the checked writes), then the operation's hints poison their halves.
+    pub fn apply_discards(&self, i: usize, end: usize, regs: &mut RegFile, exec: u32, ops: &[Op]) {
+        if let Some(Some(effect)) = self.discard_effects.get(i) {
+            if end == i + self.len(i) {
+                // The same final state in one step per half: each clear or hint changes only
+                // the active threads' poison, so the last of them decides it, and the pc is the
+                // last hint's.
+                for &(h, pc, cleared) in effect.iter() {
+                    regs.discard(Reg::Half(h), exec, pc);
+                    if cleared {
+                        regs.clear_poison(h, exec);
+                    }
+                }
+                return;
+            }
+        }
+        let (Some(&first), Some(&words)) = (self.next_discard.get(i), self.discard_words.get(i))
+        else {
+            return;
+        };
+        let range = first as usize..end.min(ops.len());
+        let (Some(written), Some(discarded)) =
+            (self.written.get(range.clone()), self.discarded.get(range))
+        else {
+            return;
+        };
+        // Word by word (the halves of different words do not interact), and only the words
+        // with hints: usually one.
+        for w in (0..4).filter(|w| words >> w & 1 == 1) {
+            let mut poisoned = 0u64;
+            for (k, (written, discarded)) in written.iter().zip(discarded).enumerate() {
+                let mut bits = written[w] & poisoned;
+                while bits != 0 {
+                    regs.clear_poison((w as u32 * 64 + bits.trailing_zeros()) as u8, exec);
+                    bits &= bits - 1;
+                }
+                poisoned &= !written[w];
+                let mut bits = discarded[w];
+                while bits != 0 {
+                    let h = (w as u32 * 64 + bits.trailing_zeros()) as u8;
+                    regs.discard(Reg::Half(h), exec, ops[first as usize + k].pc);
+                    bits &= bits - 1;
+                }
+                poisoned |= discarded[w];
+            }
+        }
+    }
+
+    /// Whether a maximal run starts at `i` (the run from `i - 1`, if any, does not go on to
+    /// `i`).
+    pub fn starts_run(&self, i: usize) -> bool {
+        self.len(i) >= 2 && (i == 0 || self.len(i - 1) != self.len(i) + 1)
     }
 
     /// How the run from `i` on may execute, given the hazards in `regs` (see [`Mode`]).

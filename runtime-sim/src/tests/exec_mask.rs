@@ -9,32 +9,32 @@ use crate::error::ExecErrorKind;
 
 /// A program under construction, with jump patching.
 #[derive(Default)]
-struct Prog {
-    code: Vec<u8>,
+pub(super) struct Prog {
+    pub(super) code: Vec<u8>,
 }
 
 impl Prog {
-    fn here(&self) -> i64 {
+    pub(super) fn here(&self) -> i64 {
         self.code.len() as i64
     }
-    fn push(&mut self, bytes: Vec<u8>) -> i64 {
+    pub(super) fn push(&mut self, bytes: Vec<u8>) -> i64 {
         let at = self.here();
         self.code.extend(bytes);
         at
     }
     /// A 6-byte jump from here to `target` (a byte offset).
-    fn jump(&mut self, op: Opcode, target: i64) -> i64 {
+    pub(super) fn jump(&mut self, op: Opcode, target: i64) -> i64 {
         let off = (target - self.here()) as i32 as u32;
         self.push(enc(op, &[("off", u64::from(off))]))
     }
     /// Patches the jump at `at` to land on `target`.
-    fn patch(&mut self, at: i64, target: i64) {
+    pub(super) fn patch(&mut self, at: i64, target: i64) {
         let off = ((target - at) as i32).to_le_bytes();
         self.code[at as usize + 2..at as usize + 6].copy_from_slice(&off);
     }
 }
 
-fn mov_r0l(v: u64) -> Vec<u8> {
+pub(super) fn mov_r0l(v: u64) -> Vec<u8> {
     enc(Opcode::MovImm16, &[("D", 0), ("Dt", 0), ("imm16", v)])
 }
 
@@ -44,7 +44,7 @@ fn mov32(n: u64, v: u64) -> Vec<u8> {
 
 /// An integer exec-stack instruction comparing `a` and `b` with condition `cc` (inverted by
 /// `ccn`), pushing `n`.
-fn icmp(op: Opcode, cc: u64, ccn: u64, a: (u64, u64), b: (u64, u64), n: u64) -> Vec<u8> {
+pub(super) fn icmp(op: Opcode, cc: u64, ccn: u64, a: (u64, u64), b: (u64, u64), n: u64) -> Vec<u8> {
     enc(
         op,
         &[
@@ -59,12 +59,12 @@ fn icmp(op: Opcode, cc: u64, ccn: u64, a: (u64, u64), b: (u64, u64), n: u64) -> 
     )
 }
 
-fn pop(n: u64) -> Vec<u8> {
+pub(super) fn pop(n: u64) -> Vec<u8> {
     enc(Opcode::PopExec, &[("n", n)])
 }
 
 /// `iadd rd, rd, src`.
-fn add(d: u64, src: (u64, u64)) -> Vec<u8> {
+pub(super) fn add(d: u64, src: (u64, u64)) -> Vec<u8> {
     enc(Opcode::Iadd, &alu2(d32(d), r32(d), src))
 }
 
@@ -73,7 +73,7 @@ fn else_always(n: u64) -> Vec<u8> {
     icmp(Opcode::ElseIcmp, 0b000, 0, imm(0), imm(0), n)
 }
 
-const ULT: u64 = 0b001;
+pub(super) const ULT: u64 = 0b001;
 const UEQ: u64 = 0b000;
 
 #[test]

@@ -473,3 +473,34 @@ fn uniform_store_writes_uniform_halves() {
     // The lowest active thread (2) supplies the value: 0x3333_0002.
     assert_eq!(env.uniforms[4], 0x3333_0002);
 }
+
+#[test]
+fn loads_of_one_address_by_every_active_lane_fill_only_the_active_lanes() {
+    // Four words at one address for every lane (a uniform buffer's vec4), under a partial
+    // mask (lanes 0-3 active: r0l set by the test), then the same load with the address in
+    // a register that differs in an inactive lane only, and in an active one.
+    let (mut env, _) = env(&[5, 6, 7, 8, 9]);
+    let load = dev(Opcode::DeviceLoad, 2, 8, true, Off::Reg(1, true), 0b1111, 0);
+    let code = [load.clone(), wait()].concat();
+    type Offsets = fn(usize) -> u32;
+    let cases: [(Offsets, usize); 3] = [
+        (|_| 0, 3),
+        (|l| u32::from(l >= 4), 3),
+        (|l| u32::from(l == 2), 2),
+    ];
+    for (offsets, lane) in cases {
+        let g = env
+            .run(&code, u32::MAX, |g| {
+                set32(g, 1, offsets);
+                set16(g, 0, |l| u16::from(l >= 4));
+                g.exec = 0xf;
+                set32(g, 4, |_| 99);
+            })
+            .expect("runs");
+        let base = offsets(lane) as usize;
+        for k in 0..4 {
+            assert_eq!(get32(&g, 4 + k as u8, lane), [5, 6, 7, 8, 9][base + k]);
+            assert_eq!(get32(&g, 4 + k as u8, 4), if k == 0 { 99 } else { 0 });
+        }
+    }
+}

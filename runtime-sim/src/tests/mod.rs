@@ -7,6 +7,7 @@ mod asm;
 mod atomic_ops;
 mod engines;
 mod exec_mask;
+mod fast_runs;
 mod float_ops;
 mod golden;
 mod harness;

@@ -183,9 +183,7 @@ impl std::fmt::Debug for Jit {
 
 /// The operations a run can be entered at: where a maximal run starts, and jump targets.
 fn entries(ops: &[Op], runs: &Runs) -> Vec<usize> {
-    let mut starts: Vec<usize> = (0..ops.len())
-        .filter(|&i| runs.len(i) >= 2 && (i == 0 || runs.len(i - 1) == 0))
-        .collect();
+    let mut starts: Vec<usize> = (0..ops.len()).filter(|&i| runs.starts_run(i)).collect();
     for op in ops {
         if let Kind::JmpExecAny(Target::Index(t)) | Kind::JmpExecNone(Target::Index(t)) = op.kind {
             if runs.at(t, u64::MAX).is_some() {
