@@ -383,28 +383,16 @@ pub(crate) fn schedule_and_allocate(
         latency_first,
     );
     let mut tried = vec![best.1.insts.clone()];
-    for policy in [sched::Policy::Pressure, sched::Policy::PressureBottomUp] {
-        let mut candidate = m.clone();
-        prepared.apply(&mut candidate, policy);
-        if tried.contains(&candidate.insts) {
-            continue;
-        }
-        if let Ok(b) = regalloc::allocate(candidate.clone(), limit) {
-            if (b.spilled, b.gpr_halves) < (best.0.spilled, best.0.gpr_halves) {
-                tried.push(candidate.insts.clone());
-                best = (b, candidate);
-                continue;
-            }
-        }
-        tried.push(candidate.insts);
-    }
-    // The pressure schedules again with a vector built piecewise counted by its components
-    // (`sched::Prepared::sliced`): they can compute one component's inputs early and free
-    // them, which the whole-vector count never shows; the allocation decides, as above.
-    if let Some(sliced) = sched::Prepared::sliced(&m) {
+    // The pressure schedules, then the same again with a vector built piecewise counted by its
+    // components (`sched::Prepared::sliced`): they can compute one component's inputs early
+    // and free them, which the whole-vector count never shows. Each is kept only if its
+    // allocation takes fewer registers (or spills less) than the best so far.
+    let sliced = sched::Prepared::sliced(&m);
+    let models = std::iter::once(&prepared).chain(sliced.as_ref());
+    for model in models {
         for policy in [sched::Policy::Pressure, sched::Policy::PressureBottomUp] {
             let mut candidate = m.clone();
-            sliced.apply(&mut candidate, policy);
+            model.apply(&mut candidate, policy);
             if tried.contains(&candidate.insts) {
                 continue;
             }
