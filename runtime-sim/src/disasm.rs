@@ -264,7 +264,13 @@ impl Display for Decoded {
                 mode,
                 round,
             } => write!(f, "{m} {d}, {}, {src}, {}", mode.name(), round.name()),
-            Inst::BitUnary { d, a, .. } => write!(f, "{m} {d}, {a}"),
+            Inst::Alu { d, .. } => {
+                write!(f, "{m} {d}")?;
+                for s in self.inst.alu_srcs() {
+                    write!(f, ", {s}")?;
+                }
+                Ok(())
+            }
             Inst::Bitfield {
                 d,
                 a,

@@ -312,7 +312,7 @@ fn for_each_alu_src(inst: &Inst, f: &mut dyn FnMut(&Src)) {
             f(c);
         }
         Inst::Convert { src, .. } => f(src),
-        Inst::BitUnary { a, .. } => f(a),
+        Inst::Alu { .. } => inst.alu_srcs().iter().for_each(|s| f(s)),
         Inst::Fma { a, b, c, .. } => {
             f(&a.src);
             f(&b.src);
@@ -340,7 +340,7 @@ fn dest_cache_hints(inst: &Inst) -> u32 {
         | Inst::Iadd { d, .. }
         | Inst::Imadd { d, .. }
         | Inst::Convert { d, .. }
-        | Inst::BitUnary { d, .. }
+        | Inst::Alu { d, .. }
         | Inst::Bitfield { d, .. }
         | Inst::Asr { d, .. }
         | Inst::Bitop { d, .. }

@@ -8,6 +8,7 @@ use super::instr::Instr;
 use super::mem::{MemBase, MemOffset, TexOp, TgBase, TgOffset};
 use super::operand::{Cmp, Src};
 use super::reg::{Hint, RegUnits};
+use agxc_g13_isa::operands;
 
 /// A register operand with its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,7 +58,7 @@ impl<R> Instr<R> {
             | Iadd { dst, .. }
             | Imadd { dst, .. }
             | Convert { dst, .. }
-            | BitUnary { dst, .. }
+            | Alu { dst, .. }
             | Bitfield { dst, .. }
             | Asr { dst, .. }
             | Bitop { dst, .. }
@@ -110,7 +111,7 @@ impl<R> Instr<R> {
             Iadd { a, b, .. } => srcs([&a.src, &b.src], f),
             Imadd { a, b, c, .. } => srcs([&a.src, &b.src, &c.src], f),
             Convert { src, .. } => srcs([src], f),
-            BitUnary { a, .. } => srcs([a], f),
+            Alu { .. } => srcs(self.alu_srcs(), f),
             Bitfield { a, b, c, .. } => srcs([a, b, c], f),
             Asr { a, b, .. } | Bitop { a, b, .. } => srcs([a, b], f),
             Fmadd { a, b, c, .. } => srcs([&a.src, &b.src, &c.src], f),
@@ -205,9 +206,13 @@ impl<R> Instr<R> {
                 dst_slot(&dst.reg, &mut dst.cache, f);
                 src_slots([&mut a.src, &mut b.src, &mut c.src], f);
             }
-            Convert { dst, src: a, .. } | BitUnary { dst, a, .. } => {
+            Convert { dst, src: a, .. } => {
                 dst_slot(&dst.reg, &mut dst.cache, f);
                 src_slots([a], f);
+            }
+            Alu { op, dst, srcs } => {
+                dst_slot(&dst.reg, &mut dst.cache, f);
+                src_slots(&mut srcs[..operands::src_count(*op)], f);
             }
             Bitfield { dst, a, b, c, .. } => {
                 dst_slot(&dst.reg, &mut dst.cache, f);
@@ -276,7 +281,8 @@ impl<R> Instr<R> {
         match self {
             Iadd { a, b, .. } => [&mut a.src, &mut b.src].into_iter().for_each(f),
             Imadd { a, b, c, .. } => [&mut a.src, &mut b.src, &mut c.src].into_iter().for_each(f),
-            Convert { src: a, .. } | BitUnary { a, .. } => f(a),
+            Convert { src: a, .. } => f(a),
+            Alu { .. } => self.alu_srcs_of_mut().iter_mut().for_each(f),
             Bitfield { a, b, c, .. } => [a, b, c].into_iter().for_each(f),
             Asr { a, b, .. } | Bitop { a, b, .. } => [a, b].into_iter().for_each(f),
             Fmadd { a, b, c, .. } => [&mut a.src, &mut b.src, &mut c.src].into_iter().for_each(f),
@@ -355,7 +361,7 @@ impl<R: Copy + RegUnits> Instr<R> {
     }
 }
 
-fn srcs<'a, R: 'a, const N: usize>(list: [&'a Src<R>; N], f: &mut impl FnMut(&R)) {
+fn srcs<'a, R: 'a>(list: impl IntoIterator<Item = &'a Src<R>>, f: &mut impl FnMut(&R)) {
     for s in list {
         if let Src::Reg { reg, .. } = s {
             f(reg);
@@ -388,8 +394,8 @@ fn dst_slot<'a, R>(reg: &'a R, cache: &'a mut bool, f: &mut impl FnMut(HintSlot<
     f(HintSlot::Dst { reg, cache });
 }
 
-fn src_slots<'a, R: 'a, const N: usize>(
-    list: [&'a mut Src<R>; N],
+fn src_slots<'a, R: 'a>(
+    list: impl IntoIterator<Item = &'a mut Src<R>>,
     f: &mut impl FnMut(HintSlot<'_, R>),
 ) {
     for s in list {

@@ -283,7 +283,13 @@ impl<R: AsmReg> Display for Instr<R> {
             } => {
                 write!(f, "{m} {dst}, {}, {src}, {}", mode.name(), round.name())
             }
-            BitUnary { dst, a, .. } => write!(f, "{m} {dst}, {a}"),
+            Alu { dst, .. } => {
+                write!(f, "{m} {dst}")?;
+                for a in self.alu_srcs() {
+                    write!(f, ", {a}")?;
+                }
+                Ok(())
+            }
             Bitfield {
                 dst,
                 a,

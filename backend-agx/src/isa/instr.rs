@@ -15,8 +15,10 @@ use super::mem::{
     DeviceAccess, DeviceAtomic, ImageWriteOp, StackAccess, TexOp, TgAccess, TgAtomic,
 };
 use super::operand::{Cmp, Dst, FSrc, IntSrc, JumpTarget, SpecialReg, Src};
-use super::ops::{BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
+use super::ops::{BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 use super::PReg;
+use agxc_g13_isa::operands;
+use agxc_g13_isa::Opcode;
 
 /// One G13 machine instruction over register type `R`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -79,14 +81,17 @@ pub enum Instr<R> {
         /// Rounding.
         round: Round,
     },
-    /// `bitrev`, `popcount`, `ffs`.
-    BitUnary {
-        /// Which operation.
-        op: BitUnaryOp,
+    /// A form of the shared description's generic path (`agxc_g13_isa::operands`: `bitrev`,
+    /// `popcount`, `ffs`, ...): a destination and ALU sources in the order of the form's
+    /// operand list. Encoded, printed, parsed, mapped and scanned from that list, so a form
+    /// added there needs no code here. Build it with [`Instr::alu`].
+    Alu {
+        /// Which form.
+        op: Opcode,
         /// Destination.
         dst: Dst<R>,
-        /// Source.
-        a: Src<R>,
+        /// Sources: the first [`operands::src_count`] are the form's, the rest `Imm(0)`.
+        srcs: [Src<R>; operands::MAX_SRCS],
     },
     /// `bfi`, `bfeil`, `extr`, `shlhi`, `shrhi`: `c` is the shift amount, `mask_bits` the field
     /// width (0 = 32 bits).
@@ -321,7 +326,38 @@ pub enum Instr<R> {
     ImageWrite(ImageWriteOp<R>),
 }
 
+impl<R: Copy> Instr<R> {
+    /// The generic-path instruction `op` with destination `dst` and sources `srcs`, which must
+    /// be as many as the form's operand list has (an instruction selection bug otherwise).
+    pub fn alu(op: Opcode, dst: Dst<R>, srcs: &[Src<R>]) -> Self {
+        assert_eq!(
+            srcs.len(),
+            operands::src_count(op),
+            "invariant: {op} takes its operand list's sources"
+        );
+        let mut all = [Src::Imm(0); operands::MAX_SRCS];
+        all[..srcs.len()].copy_from_slice(srcs);
+        Instr::Alu { op, dst, srcs: all }
+    }
+}
+
 impl<R> Instr<R> {
+    /// The sources of an [`Instr::Alu`], as many as its form has; empty for other instructions.
+    pub fn alu_srcs(&self) -> &[Src<R>] {
+        match self {
+            Instr::Alu { op, srcs, .. } => &srcs[..operands::src_count(*op)],
+            _ => &[],
+        }
+    }
+
+    /// Mutable [`Instr::alu_srcs`].
+    pub fn alu_srcs_of_mut(&mut self) -> &mut [Src<R>] {
+        match self {
+            Instr::Alu { op, srcs, .. } => &mut srcs[..operands::src_count(*op)],
+            _ => &mut [],
+        }
+    }
+
     /// Whether the instruction runs on the ALU pipes (arithmetic, moves, selects, special
     /// registers): no memory, texture, control flow or side effect.
     pub fn is_alu(&self) -> bool {
@@ -333,7 +369,7 @@ impl<R> Instr<R> {
                 | Iadd { .. }
                 | Imadd { .. }
                 | Convert { .. }
-                | BitUnary { .. }
+                | Alu { .. }
                 | Bitfield { .. }
                 | Asr { .. }
                 | Bitop { .. }

@@ -64,5 +64,5 @@ pub use operand::{
     float_imm, float_imm_value, Cmp, Dst, FCond, FSrc, ICond, IntSrc, JumpTarget, Label,
     SpecialReg, Src,
 };
-pub use ops::{bitop, BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
+pub use ops::{bitop, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 pub use reg::{Hint, PReg, RegClass, RegUnits, UReg};

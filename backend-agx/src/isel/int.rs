@@ -16,7 +16,9 @@ use agxc_egraph::ir::{PureOp, Type, Value};
 
 use super::{class_of, CondForm, Isel};
 use crate::error::BackendError;
-use crate::isa::{bitop, BitUnaryOp, BitfieldOp, Cmp, Dst, ICond, Instr, IntSrc, RegClass, Src};
+use agxc_g13_isa::Opcode;
+
+use crate::isa::{bitop, BitfieldOp, Cmp, Dst, ICond, Instr, IntSrc, RegClass, Src};
 use crate::mir::VReg;
 
 impl Isel<'_> {
@@ -135,9 +137,9 @@ impl Isel<'_> {
             }
             Popcount | UfindMsb => {
                 let op = if p == Popcount {
-                    BitUnaryOp::Popcount
+                    Opcode::Popcount
                 } else {
-                    BitUnaryOp::Ffs
+                    Opcode::Ffs
                 };
                 let dst = self.m.new_group(class);
                 let a = self.src(args[0]);
@@ -151,7 +153,7 @@ impl Isel<'_> {
                 let low = self.m.new_group(class);
                 self.bitop(low, x, Src::reg(neg), bitop::AND);
                 let dst = self.m.new_group(class);
-                self.bit_unary(BitUnaryOp::Ffs, dst, Src::reg(low));
+                self.bit_unary(Opcode::Ffs, dst, Src::reg(low));
                 self.set(r, dst);
             }
             SfindMsb => {
@@ -166,13 +168,13 @@ impl Isel<'_> {
                 let flipped = self.m.new_group(class);
                 self.bitop(flipped, x, Src::reg(sign), bitop::XOR);
                 let dst = self.m.new_group(class);
-                self.bit_unary(BitUnaryOp::Ffs, dst, Src::reg(flipped));
+                self.bit_unary(Opcode::Ffs, dst, Src::reg(flipped));
                 self.set(r, dst);
             }
             Bitrev => {
                 let a = self.src(args[0]);
                 let full = self.m.new_group(RegClass::R32);
-                self.bit_unary(BitUnaryOp::Bitrev, full, a);
+                self.bit_unary(Opcode::Bitrev, full, a);
                 self.set(r, if w == 16 { full.hi16() } else { full });
             }
             Ieq | Ine | Ult | Ule | Ugt | Uge | Slt | Sle | Sgt | Sge => {
@@ -203,12 +205,10 @@ impl Isel<'_> {
         Ok(())
     }
 
-    pub(super) fn bit_unary(&mut self, op: BitUnaryOp, dst: VReg, a: Src<VReg>) {
-        self.m.op(Instr::BitUnary {
-            op,
-            dst: Dst::new(dst),
-            a,
-        });
+    /// A one-source instruction of the description's generic path (`bitrev`, `popcount`,
+    /// `ffs`).
+    pub(super) fn bit_unary(&mut self, op: Opcode, dst: VReg, a: Src<VReg>) {
+        self.m.op(Instr::alu(op, Dst::new(dst), &[a]));
     }
 
     pub(super) fn bitfield_op(

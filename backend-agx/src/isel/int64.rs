@@ -17,7 +17,9 @@ use agxc_egraph::ir::{PureOp, Value};
 
 use super::{CondForm, Isel};
 use crate::error::BackendError;
-use crate::isa::{bitop, BitUnaryOp, BitfieldOp, Cmp, Dst, ICond, Instr, IntSrc, RegClass, Src};
+use agxc_g13_isa::Opcode;
+
+use crate::isa::{bitop, BitfieldOp, Cmp, Dst, ICond, Instr, IntSrc, RegClass, Src};
 use crate::mir::VReg;
 
 impl Isel<'_> {
@@ -98,9 +100,9 @@ impl Isel<'_> {
                 let a = pair(self, args[0]);
                 let dst = self.m.new_group(RegClass::R64);
                 let t = self.m.new_group(RegClass::R32);
-                self.bit_unary(BitUnaryOp::Popcount, t, Src::reg(a.word(0)));
+                self.bit_unary(Opcode::Popcount, t, Src::reg(a.word(0)));
                 let u = self.m.new_group(RegClass::R32);
-                self.bit_unary(BitUnaryOp::Popcount, u, Src::reg(a.word(1)));
+                self.bit_unary(Opcode::Popcount, u, Src::reg(a.word(1)));
                 self.iadd(
                     dst.word(0),
                     IntSrc::zext(Src::reg(t)),
@@ -113,8 +115,8 @@ impl Isel<'_> {
             Bitrev => {
                 let a = pair(self, args[0]);
                 let dst = self.m.new_group(RegClass::R64);
-                self.bit_unary(BitUnaryOp::Bitrev, dst.word(0), Src::reg(a.word(1)));
-                self.bit_unary(BitUnaryOp::Bitrev, dst.word(1), Src::reg(a.word(0)));
+                self.bit_unary(Opcode::Bitrev, dst.word(0), Src::reg(a.word(1)));
+                self.bit_unary(Opcode::Bitrev, dst.word(1), Src::reg(a.word(0)));
                 self.set(r, dst);
             }
             Umin | Umax | Smin | Smax | Iabs => {

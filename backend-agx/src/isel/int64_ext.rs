@@ -21,8 +21,10 @@
 use agxc_egraph::ir::{PureOp, Type, Value};
 
 use super::Isel;
+use agxc_g13_isa::Opcode;
+
 use crate::isa::{
-    bitop, BitUnaryOp, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc, Precision,
+    bitop, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc, Precision,
     RegClass, Round, Src,
 };
 use crate::mir::{MInst, VReg};
@@ -95,14 +97,14 @@ impl Isel<'_> {
         let low = self.r32();
         self.bitop(low, r(x), r(neg), bitop::AND);
         let dst = self.r32();
-        self.bit_unary(BitUnaryOp::Ffs, dst, r(low));
+        self.bit_unary(Opcode::Ffs, dst, r(low));
         dst
     }
 
     /// `ffs` (the most significant set bit, -1 for 0) of one word.
     fn msb32(&mut self, x: VReg) -> VReg {
         let dst = self.r32();
-        self.bit_unary(BitUnaryOp::Ffs, dst, r(x));
+        self.bit_unary(Opcode::Ffs, dst, r(x));
         dst
     }
 

@@ -27,7 +27,7 @@ use crate::mir::{MFunction, MInst, VReg};
 pub(crate) fn pure(i: &Instr<VReg>) -> bool {
     use Instr::*;
     match i {
-        MovImm { .. } | Iadd { .. } | Imadd { .. } | Convert { .. } | BitUnary { .. } => true,
+        MovImm { .. } | Iadd { .. } | Imadd { .. } | Convert { .. } | Alu { .. } => true,
         Bitfield { .. } | Asr { .. } | Bitop { .. } | Fmadd { .. } | Fadd { .. } => true,
         Fmul { .. } | Select { .. } => true,
         FUnary { op, .. } => !matches!(op, FUnaryOp::Dfdx | FUnaryOp::Dfdy),

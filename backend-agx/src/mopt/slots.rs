@@ -42,7 +42,7 @@ pub fn for_each_slot(inst: &mut MInst<VReg>, mut f: impl FnMut(Slot<'_>)) {
             f(Slot::Int(&mut c.src));
         }
         Convert { src, .. } => f(Slot::Other(src)),
-        BitUnary { a, .. } => f(Slot::Int(a)),
+        Alu { .. } => i.alu_srcs_of_mut().iter_mut().for_each(|a| f(Slot::Int(a))),
         Bitfield { a, b, c, .. } => {
             f(Slot::Int(a));
             f(Slot::Int(b));

@@ -13,15 +13,24 @@
 //!   `convert` modes and rounding, the bitfield and one-source float families, execution-mask
 //!   stack operations, `bitop` truth tables), with their field codes and mnemonics: the backend's
 //!   instruction type and the simulator's decoded form both use them;
+//! - [`operands`]: the operand kinds (ALU destination, ALU source with its size limit) of the
+//!   forms on the *generic path*, in assembly order: both consumers encode, decode, print,
+//!   parse and scan the registers of those forms from this list alone;
 //! - [`timing`]: latency, issue interval and issue class per form, read by the simulator's timing
 //!   model and statistics, the backend's scheduler and the extraction cost model;
 //! - [`semantics`]: the model of the target-only operations (`sin_pt_1`, `sin_pt_2`,
 //!   `rsqrt_special`), evaluated by the backend's constant folder, interpreter hooks and rule
 //!   checker and executed by the simulator.
 //!
-//! Adding an instruction: an [`Opcode`] variant with its name, an encoding entry, a timing row
-//! (the compiler makes the `match`es exhaustive); then its semantics in the simulator and its
-//! selection (and encoder family) in the backend.
+//! Adding an instruction whose operands are of the kinds [`operands`] describes: an [`Opcode`]
+//! variant with its name, an encoding entry, a timing row and its operand list (the compiler
+//! makes the `match`es exhaustive; this crate's tests check that the lists name fields of their
+//! entries); then its semantics (the simulator's `exec/table.rs`, one function of a lane's
+//! source values) and its selection (the backend's instruction selection emits `Instr::Alu`
+//! with the new opcode). Nothing else changes in either consumer. An instruction with operands
+//! of a kind not described yet (memory, texture, control, float modifiers) also needs that
+//! kind here and its handling in the backend's `isa` module and the simulator's decoder, or a
+//! typed form on both sides as the existing families have.
 //!
 //! # Where it sits
 //! Nested under `runtime-sim/` because the simulator is the crate that models the machine and
@@ -38,6 +47,7 @@
 
 pub mod encoding;
 pub mod opcode;
+pub mod operands;
 pub mod ops;
 pub mod semantics;
 pub mod timing;

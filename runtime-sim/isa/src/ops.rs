@@ -1,5 +1,5 @@
 //! The operation selectors of instruction families that share one encoding: float precision,
-//! `convert` modes and rounding, the bit-manipulation and bitfield families, the one-source
+//! `convert` modes and rounding, the bitfield family, the one-source
 //! float family, the execution-mask stack operations and `bitop` truth tables. One copy, read by
 //! the backend's instruction type and encoder and by the simulator's decoder, executors and
 //! disassembler. A family member's [`Opcode`] (its own encoding entry, with its sub-operation
@@ -138,44 +138,6 @@ impl Round {
             Round::Rtz => "rtz",
             Round::Rte => "rte",
         }
-    }
-}
-
-/// `bitrev`, `popcount`, `ffs`: one encoding, told apart by bits 31:26.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BitUnaryOp {
-    /// Reverse the 32 bits.
-    Bitrev,
-    /// Count set bits.
-    Popcount,
-    /// Index of the most significant set bit, -1 if none. The document's pseudocode scans from
-    /// bit 31 down but, as printed, lacks the loop's `break` and decrement, which would make it
-    /// return the lowest set bit (or never end); applegpu's `applegpu.py`
-    /// (`FindFirstSetInstructionDesc`, "find leading set-bit") has both.
-    Ffs,
-}
-
-impl BitUnaryOp {
-    /// Every operation.
-    pub const ALL: [BitUnaryOp; 3] = [BitUnaryOp::Bitrev, BitUnaryOp::Popcount, BitUnaryOp::Ffs];
-
-    /// The member's instruction form in the shared description.
-    pub const fn opcode(self) -> Opcode {
-        match self {
-            BitUnaryOp::Bitrev => Opcode::Bitrev,
-            BitUnaryOp::Popcount => Opcode::Popcount,
-            BitUnaryOp::Ffs => Opcode::Ffs,
-        }
-    }
-
-    /// The member whose instruction form is `op`, if `op` is one of the family's.
-    pub fn from_opcode(op: Opcode) -> Option<BitUnaryOp> {
-        BitUnaryOp::ALL.into_iter().find(|m| m.opcode() == op)
-    }
-
-    /// The mnemonic: the form's name.
-    pub const fn name(self) -> &'static str {
-        self.opcode().name()
     }
 }
 

@@ -2,10 +2,11 @@
 //! bitfields, bit manipulation, float arithmetic, selects, ballots and shuffles.
 
 use super::inst::{
-    BitUnaryOp, BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round,
+    BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round,
 };
 use super::operands::{alu_dst, alu_src, cmpsel_src, fcond, float_src, icond, unsupported};
 use crate::encoding::{Opcode, RawInst};
+use agxc_g13_isa::operands::{Operand, MAX_SRCS};
 use crate::error::DecodeErrorKind;
 
 type Result<T> = std::result::Result<T, DecodeErrorKind>;
@@ -75,6 +76,33 @@ pub(super) fn compare(raw: &RawInst, float: bool, with_invert: bool) -> Result<C
     }
 }
 
+/// Decodes a form of the description's generic path from its operand list.
+pub(super) fn generic(raw: &RawInst, operands: &[Operand]) -> Result<Inst> {
+    let mut d = None;
+    let mut srcs = [super::inst::Src::Imm(0); MAX_SRCS];
+    let mut n = 0;
+    for operand in operands {
+        match *operand {
+            Operand::Dst { max_bits } => d = Some(dst(raw, max_bits)),
+            Operand::Src {
+                value,
+                ty,
+                ext,
+                max_bits,
+            } => {
+                let v = raw.join(&[ext, value]);
+                srcs[n] = alu_src(raw.encoding.opcode, value, v, raw.get(ty), max_bits)?;
+                n += 1;
+            }
+        }
+    }
+    Ok(Inst::Alu {
+        op: raw.encoding.opcode,
+        d: d.expect("invariant: a generic form lists its destination (isa crate test)"),
+        srcs,
+    })
+}
+
 /// Decodes the ALU instruction `raw` (which must be one of the opcodes handled here).
 pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
     use Opcode::*;
@@ -130,11 +158,6 @@ pub(super) fn decode(raw: &RawInst) -> Result<Inst> {
                 round,
             }
         }
-        Bitrev | Popcount | Ffs => Inst::BitUnary {
-            op: member(BitUnaryOp::from_opcode(op)),
-            d: dst(raw, 32),
-            a: src(raw, "A", 32)?,
-        },
         Bfi | Bfeil | Extr | Shlhi | Shrhi => Inst::Bitfield {
             op: member(BitfieldOp::from_opcode(op)),
             d: dst(raw, 32),
@@ -223,7 +246,7 @@ fn precision(half: bool) -> (Precision, u32) {
     }
 }
 
-/// The family member of a form (`BitUnaryOp::from_opcode` and the like): the match arm that
+/// The family member of a form (`BitfieldOp::from_opcode` and the like): the match arm that
 /// asks lists exactly the family's forms, so there always is one.
 fn member<T>(m: Option<T>) -> T {
     m.expect("invariant: the arm lists the family's forms")

@@ -7,9 +7,7 @@
 use crate::encoding::Opcode;
 
 /// The sub-operation selectors, from the shared instruction description.
-pub use agxc_g13_isa::ops::{
-    BitUnaryOp, BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp,
-};
+pub use agxc_g13_isa::ops::{BitfieldOp, ConvertMode, FUnaryOp, Precision, Round, StackOp};
 
 pub use super::inst_memory::{
     AtomicOp, ImageLod, ImageWriteInst, LodMode, MemFormat, MemIndex, TexIndex, TexInstDim,
@@ -258,10 +256,13 @@ pub enum Inst {
         mode: ConvertMode,
         round: Round,
     },
-    BitUnary {
-        op: BitUnaryOp,
+    /// A form of the description's generic path (`agxc_g13_isa::operands`): its destination
+    /// and its sources in the order the operand list gives (`srcs[n..]` are unused, `Imm(0)`).
+    /// Decoded, printed and scanned from the list; run by `exec::table`.
+    Alu {
+        op: Opcode,
         d: Dst,
-        a: Src,
+        srcs: [Src; agxc_g13_isa::operands::MAX_SRCS],
     },
     Bitfield {
         op: BitfieldOp,
@@ -448,4 +449,15 @@ pub struct Decoded {
     pub opcode: Opcode,
     /// The operation.
     pub inst: Inst,
+}
+
+impl Inst {
+    /// The sources of a generic-path form ([`Inst::Alu`]), as many as its operand list has;
+    /// empty for the other forms.
+    pub fn alu_srcs(&self) -> &[Src] {
+        match self {
+            Inst::Alu { op, srcs, .. } => &srcs[..agxc_g13_isa::operands::src_count(*op)],
+            _ => &[],
+        }
+    }
 }

@@ -26,6 +26,9 @@ use inst::Inst;
 /// Decodes a matched instruction into its typed form.
 pub fn decode_inst(raw: &RawInst) -> Result<Inst, DecodeErrorKind> {
     use Opcode::*;
+    if let Some(operands) = agxc_g13_isa::operands::operands(raw.encoding.opcode) {
+        return alu::generic(raw, operands);
+    }
     match raw.encoding.opcode {
         Ret | CallReg | Stop | Trap | CallImm | JmpExecAny | JmpExecNone | JmpIncomplete
         | PopExec | IfIcmp | ElseIcmp | WhileIcmp | IfFcmp | ElseFcmp | WhileFcmp | Wait

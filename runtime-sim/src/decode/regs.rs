@@ -78,8 +78,10 @@ pub fn visit_registers(inst: &Inst, f: &mut dyn FnMut(RegAccess)) {
             src(s, f);
             write(d.reg, f);
         }
-        Inst::BitUnary { d, a, .. } => {
-            src(a, f);
+        Inst::Alu { d, .. } => {
+            for a in inst.alu_srcs() {
+                src(a, f);
+            }
             write(d.reg, f);
         }
         Inst::Fma { d, a, b, c, .. } => {

@@ -6,7 +6,7 @@
 use super::operand::{write32, write64, Lanes};
 use super::{Machine, SimdGroup};
 use crate::decode::inst::{
-    BitUnaryOp, BitfieldOp, Compare, ConvertMode, Decoded, FRel, IRel, Inst, Round, Src,
+    BitfieldOp, Compare, ConvertMode, Decoded, FRel, IRel, Inst, Round, Src,
 };
 use crate::error::ExecErrorKind;
 use crate::float::{f64_to_f16, f64_to_f32_rtz, finish32};
@@ -185,19 +185,17 @@ impl Machine<'_> {
                 let r = self.convert(g, &src, mode, round, dst.reg.bits(), lanes)?;
                 write32(g, &dst, &r, lanes)
             }
-            Inst::BitUnary { op, d: dst, a } => {
-                let av = self.read32(g, &a, lanes)?;
-                let r = lanes::map(&av, |x| match op {
-                    BitUnaryOp::Bitrev => x.reverse_bits(),
-                    BitUnaryOp::Popcount => x.count_ones(),
-                    BitUnaryOp::Ffs => {
-                        if x == 0 {
-                            u32::MAX
-                        } else {
-                            31 - x.leading_zeros()
-                        }
-                    }
-                });
+            Inst::Alu { op, d: dst, .. } => {
+                let f = super::table::eval(op)
+                    .expect("invariant: every generic form has semantics (table test)");
+                let mut vals = [[0u32; 32]; 3];
+                for (v, s) in vals.iter_mut().zip(d.inst.alu_srcs()) {
+                    *v = self.read32(g, s, lanes)?;
+                }
+                let mut r = [0u32; 32];
+                for (l, out) in r.iter_mut().enumerate() {
+                    *out = f(&[vals[0][l], vals[1][l], vals[2][l]]);
+                }
                 write32(g, &dst, &r, lanes)
             }
             Inst::Bitfield {

@@ -21,6 +21,7 @@ mod memory;
 mod operand;
 mod quad;
 mod sr;
+pub(crate) mod table;
 mod texture;
 
 pub use fragment::RenderTarget;
@@ -295,7 +296,7 @@ impl Machine<'_> {
             | Inst::Iadd { .. }
             | Inst::Imadd { .. }
             | Inst::Convert { .. }
-            | Inst::BitUnary { .. }
+            | Inst::Alu { .. }
             | Inst::Bitfield { .. }
             | Inst::Asr { .. }
             | Inst::Bitop { .. }

@@ -7,6 +7,7 @@
 //! source slot is a 6-bit value, a type and (float forms) a 2-bit modifier, with its 2-bit
 //! extension near the top.
 
+use agxc_g13_isa::operands::Operand;
 use agxc_g13_isa::Opcode;
 
 use super::bits::Bits;
@@ -119,12 +120,33 @@ pub(super) fn convert(
     Ok(b.finish())
 }
 
-/// `bitrev`/`popcount`/`ffs`: `0 D Dt 0111110`, `op At A` (the member's `op` in its entry),
-/// `?? Dx Ax ?? 00000000`.
-pub(super) fn bit_unary(at: At, op: Opcode, dst: &Dst<PReg>, a: &Src<PReg>) -> Result<Encoded> {
+/// A form of the description's generic path (`bitrev`/`popcount`/`ffs`, ...): each operand of
+/// its list (`agxc_g13_isa::operands`) into the fields the list names.
+pub(super) fn generic(
+    at: At,
+    op: Opcode,
+    operands: &[Operand],
+    dst: &Dst<PReg>,
+    srcs: &[Src<PReg>],
+) -> Result<Encoded> {
     let mut b = Bits::new(op);
-    b.put(&D, alu_dst(at, "dst", dst, 32)?);
-    b.put(&A, alu_src(at, "a", a, 32)?);
+    let mut srcs = srcs.iter();
+    for operand in operands {
+        match *operand {
+            Operand::Dst { max_bits } => b.put(&D, alu_dst(at, "dst", dst, max_bits)?),
+            Operand::Src {
+                value,
+                ty,
+                ext,
+                max_bits,
+            } => {
+                let src = srcs
+                    .next()
+                    .expect("invariant: Instr::alu_srcs has the operand list's sources");
+                b.put(&Slot { value, ty, ext }, alu_src(at, value, src, max_bits)?);
+            }
+        }
+    }
     Ok(b.finish())
 }
 

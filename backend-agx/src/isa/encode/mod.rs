@@ -103,7 +103,11 @@ pub fn encode(instr: &Instr<PReg>) -> Result<Encoded, EncodeError> {
             mode,
             round,
         } => alu::convert(at, dst, src, *mode, *round),
-        BitUnary { dst, a, .. } => alu::bit_unary(at, op, dst, a),
+        Alu { dst, .. } => {
+            let operands = agxc_g13_isa::operands::operands(op)
+                .expect("invariant: Instr::Alu holds a generic-path form (Instr::alu)");
+            alu::generic(at, op, operands, dst, instr.alu_srcs())
+        }
         Bitfield {
             dst,
             a,

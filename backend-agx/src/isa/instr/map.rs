@@ -72,12 +72,12 @@ impl<R> Instr<R> {
                     round,
                 }
             }
-            BitUnary { op, dst, a } => {
+            Alu { op, dst, srcs } => {
                 let dst = dst.map(f);
-                BitUnary {
+                Alu {
                     op,
                     dst,
-                    a: a.map(f),
+                    srcs: srcs.map(|s| s.map(f)),
                 }
             }
             Bitfield {

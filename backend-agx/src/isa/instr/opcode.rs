@@ -22,7 +22,7 @@ impl<R> Instr<R> {
             Iadd { .. } => Opcode::Iadd,
             Imadd { .. } => Opcode::Imadd,
             Convert { .. } => Opcode::Convert,
-            BitUnary { op, .. } => op.opcode(),
+            Alu { op, .. } => *op,
             Bitfield { op, .. } => op.opcode(),
             Asr { high: false, .. } => Opcode::Asr,
             Asr { high: true, .. } => Opcode::Asrh,

@@ -5,9 +5,12 @@ use super::memory;
 use super::operand::{
     choice, dst, fail, fsrc, int_src, plain_src, reg, u8_in, Op, Suffix, Suffixed, R,
 };
+use agxc_g13_isa::operands;
+use smallvec::SmallVec;
+
 use crate::isa::{
-    BitUnaryOp, BitfieldOp, Cmp, ConvertMode, FCond, FUnaryOp, ICond, Instr, JumpTarget, Label,
-    PReg, Precision, Round, SpecialReg, StackOp,
+    BitfieldOp, Cmp, ConvertMode, FCond, FUnaryOp, ICond, Instr, JumpTarget, Label,
+    PReg, Precision, Round, SpecialReg, Src, StackOp,
 };
 
 /// The operands of one instruction, taken in order.
@@ -91,10 +94,17 @@ pub(super) fn instr(
     labels: &mut dyn Labels,
 ) -> R<Instr<PReg>> {
     let m = mnemonic.text;
-    if let Some(op) = BitUnaryOp::ALL.iter().find(|o| o.name() == m) {
-        let (d, _) = dst(args.next("a destination")?, false)?;
-        let a = plain_src(args.next("a source")?)?;
-        return Ok(Instr::BitUnary { op: *op, dst: d, a });
+    if let Some(op) = operands::generic_forms().find(|o| o.name() == m) {
+        let mut d = None;
+        let mut srcs = SmallVec::<[Src<PReg>; operands::MAX_SRCS]>::new();
+        for operand in operands::operands(op).unwrap_or_default() {
+            match operand {
+                operands::Operand::Dst { .. } => d = Some(dst(args.next("a destination")?, false)?.0),
+                operands::Operand::Src { .. } => srcs.push(plain_src(args.next("a source")?)?),
+            }
+        }
+        let d = d.expect("invariant: a generic form lists its destination (isa crate test)");
+        return Ok(Instr::alu(op, d, &srcs));
     }
     if let Some(op) = BitfieldOp::ALL.iter().find(|o| o.name() == m) {
         let (d, _) = dst(args.next("a destination")?, false)?;

@@ -8,9 +8,10 @@
 //! `rN` is thus value `2N`, type `1001`. Values wider than 6 bits put their top two bits in the
 //! operand's `x` field.
 
+use agxc_g13_isa::Opcode;
 use super::{check, d, dc, h, hinted, imm, l, r, r64, s, sx, t, u16u, u32u, zx, Triple};
 use crate::isa::{
-    bitop, BitUnaryOp, BitfieldOp, Cmp, ConvertMode, FCond, FSrc, Hint, ICond, Instr, Round,
+    bitop, BitfieldOp, Cmp, ConvertMode, FCond, FSrc, Hint, ICond, Instr, Round,
     SpecialReg,
 };
 
@@ -193,32 +194,20 @@ pub(super) fn triples() -> Vec<Triple> {
         // bitrev/popcount/ffs: 0 D Dt 0111110, op At A (op 31:26), Ax 43:42, Dx 45:44.
         // w0 = 0x013e; w1 = 2 | 9<<6 | 1<<10 = 0x0642.
         t(
-            BitUnary {
-                op: BitUnaryOp::Bitrev,
-                dst: d(r(0)),
-                a: s(r(1)),
-            },
+            Instr::alu(Opcode::Bitrev, d(r(0)), &[s(r(1))]),
             "3e0142060000",
             "bitrev r0, r1",
         ),
         // r65l = half 130: D 2, Dx 2; r64h = half 129: A 1, Ax 2, type 0001.
         // w0 = 0x3e | 2<<9 = 0x043e; w1 = 1 | 1<<6 | 2<<10 = 0x0841; w2 = 2<<10 | 2<<12.
         t(
-            BitUnary {
-                op: BitUnaryOp::Popcount,
-                dst: d(l(65)),
-                a: s(h(64)),
-            },
+            Instr::alu(Opcode::Popcount, d(l(65)), &[s(h(64))]),
             "3e0441080028",
             "popcount r65l, r64h",
         ),
         // w0 = 0x3e | 0x100 | 6<<9 = 0x0d3e; w1 = 7 | 3<<10 = 0x0c07.
         t(
-            BitUnary {
-                op: BitUnaryOp::Ffs,
-                dst: d(r(3)),
-                a: imm(7),
-            },
+            Instr::alu(Opcode::Ffs, d(r(3)), &[imm(7)]),
             "3e0d070c0000",
             "ffs r3, 7",
         ),

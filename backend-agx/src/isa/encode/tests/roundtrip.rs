@@ -2,12 +2,14 @@
 //! tables and disassembler: every triple, and random valid instructions, must decode to an
 //! instruction of the same length whose disassembly is exactly this crate's assembly text.
 
+use agxc_g13_isa::operands::{self, Operand};
+use agxc_g13_isa::Opcode;
 use agxc_runtime_sim::decode::decode_one;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
 use super::{all, hex};
 use crate::isa::{
-    encode, AtomicOpc, BitUnaryOp, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst,
+    encode, AtomicOpc, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst,
     FCond, FSrc, FUnaryOp, Hint, ICond, ImageWriteOp, Instr, IntSrc, JumpTarget, Lod, MemBase,
     MemFormat, MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim,
     TexExtra, TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
@@ -242,11 +244,20 @@ fn alu(g: &mut Gen) -> Instr<PReg> {
             mode: pick(g, &ConvertMode::ALL),
             round: pick(g, &[Round::Rtz, Round::Rte]),
         },
-        5 => BitUnary {
-            op: pick(g, &BitUnaryOp::ALL),
-            dst: dst(g, 32),
-            a: src(g, 32),
-        },
+        5 => {
+            // Any form of the description's generic path, its operands as its list says.
+            let forms: Vec<Opcode> = operands::generic_forms().collect();
+            let op = pick(g, &forms);
+            let mut d = None;
+            let mut srcs = Vec::new();
+            for operand in operands::operands(op).unwrap_or_default() {
+                match *operand {
+                    Operand::Dst { max_bits } => d = Some(dst(g, max_bits)),
+                    Operand::Src { max_bits, .. } => srcs.push(src(g, max_bits)),
+                }
+            }
+            Instr::alu(op, d.expect("a generic form has a destination"), &srcs)
+        }
         6 => Bitfield {
             op: pick(g, &BitfieldOp::ALL),
             dst: dst(g, 32),
