@@ -312,7 +312,7 @@ fn for_each_alu_src(inst: &Inst, f: &mut dyn FnMut(&Src)) {
             f(c);
         }
         Inst::Convert { src, .. } => f(src),
-        Inst::Alu { .. } => inst.alu_srcs().iter().for_each(|s| f(s)),
+        Inst::Alu { .. } => inst.alu_srcs().iter().for_each(&mut *f),
         Inst::Fma { a, b, c, .. } => {
             f(&a.src);
             f(&b.src);

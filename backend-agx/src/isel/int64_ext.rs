@@ -24,8 +24,8 @@ use super::Isel;
 use agxc_g13_isa::Opcode;
 
 use crate::isa::{
-    bitop, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc, Precision,
-    RegClass, Round, Src,
+    bitop, BitfieldOp, ConvertMode, Dst, FCond, FSrc, ICond, Instr, IntSrc, Precision, RegClass,
+    Round, Src,
 };
 use crate::mir::{MInst, VReg};
 

@@ -45,6 +45,8 @@
 //! simulator's golden vectors, worked out from the ISA document's bit diagrams, not generated
 //! from these tables. A wrong field position here fails them.
 
+// `#[macro_use]`: the families' bit-diagram macros, which the instruction list instantiates.
+#[macro_use]
 pub mod encoding;
 pub mod opcode;
 pub mod operands;

@@ -46,7 +46,7 @@ pub enum Operand {
 /// The destination of at most 32 bits, and one source `A` of at most 32 bits: the form of
 /// `bitrev`, `popcount` and `ffs` (document, "Bit Manipulation Instructions": `D = ALUDst(Dx:D,
 /// Dt)`, `A = ALUSrc(Ax:A, At)`).
-const DST_A: &[Operand] = &[
+pub(crate) const DST_A: &[Operand] = &[
     Operand::Dst { max_bits: 32 },
     Operand::Src {
         value: "A",
@@ -59,11 +59,7 @@ const DST_A: &[Operand] = &[
 /// The operands of `op` in assembly order (destination first), if every one of them is of a
 /// kind this module describes; `None` for the forms that keep typed operands.
 pub const fn operands(op: Opcode) -> Option<&'static [Operand]> {
-    use Opcode::*;
-    match op {
-        Bitrev | Popcount | Ffs => Some(DST_A),
-        _ => None,
-    }
+    op.operands()
 }
 
 /// The most sources a form of the generic path has (the size of the instruction types' source
@@ -109,7 +105,10 @@ mod tests {
         for op in generic_forms() {
             seen += 1;
             let list = operands(op).unwrap();
-            assert!(matches!(list[0], Operand::Dst { .. }), "{op}: destination first");
+            assert!(
+                matches!(list[0], Operand::Dst { .. }),
+                "{op}: destination first"
+            );
             assert_eq!(
                 list.iter()
                     .filter(|o| matches!(o, Operand::Dst { .. }))

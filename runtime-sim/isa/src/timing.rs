@@ -132,47 +132,7 @@ const fn cost(latency: u32, interval: u32) -> Cost {
 
 /// The issue class and cost of an instruction in the simulator's timing model.
 pub const fn timing(op: Opcode) -> (InstClass, Cost) {
-    use InstClass as C;
-    use Opcode::*;
-    match op {
-        Fmadd | Fmadd16 | Fadd | Fadd16 | Fmul | Fmul16 => (C::FloatArith, cost(2, 1)),
-        Iadd => (C::IntArith, cost(2, 1)),
-        Imadd => (C::IntArith, cost(3, 2)),
-        Bitrev | Popcount | Ffs | Bfi | Bfeil | Extr | Shlhi | Shrhi | Asr | Asrh | Bitop => {
-            (C::Bitwise, cost(2, 1))
-        }
-        Convert => (C::Convert, cost(3, 2)),
-        Floor | Ceil | Trunc | Rint => (C::Round, cost(3, 2)),
-        SinPt1 => (C::Transcendental, cost(3, 2)),
-        SinPt2 | Log2 | Exp2 => (C::Transcendental, cost(5, 2)),
-        Rcp => (C::Transcendental, cost(5, 3)),
-        Rsqrt | RsqrtSpecial => (C::Transcendental, cost(6, 4)),
-        Dfdx | Dfdy => (C::Derivative, cost(3, 2)),
-        MovImm16 | MovImm32 | GetSr => (C::Move, cost(2, 1)),
-        Icmpsel | Fcmpsel => (C::Select, cost(2, 1)),
-        IcmpBallot | IcmpQuadBallot | FcmpBallot | FcmpQuadBallot | SimdShuffle
-        | SimdShuffleDown => (C::SimdGroup, cost(3, 2)),
-        Ret | Stop | Trap | CallReg | CallImm | JmpIncomplete | JmpExecAny | JmpExecNone => {
-            (C::ControlFlow, cost(2, 1))
-        }
-        PopExec | IfIcmp | IfFcmp | WhileIcmp | WhileFcmp | ElseIcmp | ElseFcmp => {
-            (C::ExecMask, cost(2, 1))
-        }
-        // Atomics count with the loads of their memory: a device atomic returns on a wait slot
-        // after a device load's latency, a local atomic after a threadgroup access's.
-        DeviceLoad | Atomic => (C::DeviceLoad, cost(DEVICE_LOAD_LATENCY, 1)),
-        DeviceStore | ImageWrite => (C::DeviceStore, cost(1, 1)),
-        ThreadgroupLoad | ThreadgroupStore | LocalAtomic => {
-            (C::Threadgroup, cost(THREADGROUP_LATENCY, 1))
-        }
-        StackStore | StackLoad | StackGetPtr | StackAdjust => (C::Stack, cost(STACK_LATENCY, 1)),
-        UniformStore => (C::UniformStore, cost(1, 1)),
-        TextureSample | TextureLoad => (C::Texture, cost(TEXTURE_LATENCY, 1)),
-        LdVar => (C::Varying, cost(3, 1)),
-        LdTile | StTile | SampleMask => (C::Tile, cost(2, 1)),
-        Wait => (C::Wait, cost(1, 1)),
-        ThreadgroupBarrier => (C::Barrier, cost(1, 1)),
-    }
+    op.timing()
 }
 
 /// The cost the backend schedules and estimates with: [`timing`]'s, except where the backend's

@@ -1,13 +1,11 @@
 //! Typed decoding of the ALU instructions: moves, integer arithmetic, conversions, shifts and
 //! bitfields, bit manipulation, float arithmetic, selects, ballots and shuffles.
 
-use super::inst::{
-    BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round,
-};
+use super::inst::{BitfieldOp, Compare, ConvertMode, FDst, FUnaryOp, Inst, Precision, Round};
 use super::operands::{alu_dst, alu_src, cmpsel_src, fcond, float_src, icond, unsupported};
 use crate::encoding::{Opcode, RawInst};
-use agxc_g13_isa::operands::{Operand, MAX_SRCS};
 use crate::error::DecodeErrorKind;
+use agxc_g13_isa::operands::{Operand, MAX_SRCS};
 
 type Result<T> = std::result::Result<T, DecodeErrorKind>;
 

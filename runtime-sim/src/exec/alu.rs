@@ -1,6 +1,7 @@
 //! Integer ALU semantics, following the document's pseudocode: `mov_imm`, `get_sr`, `iadd`,
-//! `imadd`, `convert`, the shift and bitfield family, `bitop`, `bitrev`, `popcount`, `ffs`, and
-//! the compare-selects. Arithmetic is done on integers wide enough to be exact, then truncated
+//! `imadd`, `convert`, the shift and bitfield family, `bitop` and the compare-selects, plus the
+//! reading and writing for the generic-path forms (their per-lane semantics, `bitrev`,
+//! `popcount`, `ffs`, are in `table`). Arithmetic is done on integers wide enough to be exact, then truncated
 //! to the destination's width.
 
 use super::operand::{write32, write64, Lanes};

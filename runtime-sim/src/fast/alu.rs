@@ -323,6 +323,19 @@ pub(super) fn run<const HW_FMA: bool, const CHECK: bool>(
             }
             write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
+        Kind::Table { op, d, s } => {
+            let f = crate::exec::table::eval(op)
+                .expect("invariant: every generic form has semantics (exec::table test)");
+            for x in s {
+                check::<CHECK>(&g.regs, x, lanes)?;
+            }
+            let v = s.map(|x| get(&g.regs, u, x));
+            let mut r = [0; 32];
+            for l in 0..32 {
+                r[l] = f(&[v[0][l], v[1][l], v[2][l]]);
+            }
+            write::<CHECK>(&mut g.regs, d, &r, lanes)
+        }
         Kind::Bitfield {
             op,
             d,

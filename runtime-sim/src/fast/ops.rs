@@ -12,6 +12,7 @@ use crate::decode::inst::{
     BitfieldOp, Compare, ConvertMode, Decoded, FRel, FSrc, FUnaryOp, IRel, Inst, MemFormat,
     MemIndex, Precision, Reg, RegRange, Round, Src, StackOp,
 };
+use crate::encoding::Opcode;
 use crate::error::ExecErrorKind;
 use crate::float::decode_float_immediate;
 
@@ -118,6 +119,13 @@ pub(crate) enum Kind {
         a: Src32,
         b: Src32,
         t: [u32; 4],
+    },
+    /// A form of the description's generic path, run by its semantics function
+    /// (`exec::table`, which the reference executor runs too); unused sources are `K(0)`.
+    Table {
+        op: Opcode,
+        d: Dst32,
+        s: [Src32; 3],
     },
     Bitfield {
         op: BitfieldOp,
@@ -387,6 +395,15 @@ fn specialise(d: &Decoded, target: &dyn Fn(i64) -> Target) -> Option<Kind> {
                 shift: shift32(shift),
             }
         }
+        Inst::Alu { op, d: dst, srcs } => Kind::Table {
+            op,
+            d: dst32(dst.reg)?,
+            s: [
+                src32(&srcs[0], false)?,
+                src32(&srcs[1], false)?,
+                src32(&srcs[2], false)?,
+            ],
+        },
         Inst::Bitop {
             d: dst,
             a,

@@ -147,6 +147,10 @@ fn touch(kind: &Kind) -> (Halves, Halves) {
             src(c);
             Some(dst(d))
         }
+        Kind::Table { d, s, .. } => {
+            s.into_iter().for_each(&mut src);
+            Some(dst(d))
+        }
         Kind::IntToF32 { d, a, .. } => {
             src(a);
             Some(Src32::R(d))
@@ -242,6 +246,7 @@ fn straight(op: &Op) -> bool {
             | Kind::Iadd { .. }
             | Kind::Imadd { .. }
             | Kind::Bitop { .. }
+            | Kind::Table { .. }
             | Kind::Bitfield { .. }
             | Kind::Asr { .. }
             | Kind::IntToF32 { .. }

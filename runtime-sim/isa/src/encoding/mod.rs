@@ -17,10 +17,15 @@
 //! so on. Where the document writes a value as a concatenation (`Dx:D`) the typed decoder joins the
 //! fields (`RawInst::join`).
 
-mod table_alu;
-mod table_atomic;
-mod table_control;
-mod table_memory;
+// The families' bit diagrams; `#[macro_use]` so that the instruction list (`crate::opcode`)
+// can instantiate a family's diagram with a member's sub-operation code.
+#[macro_use]
+pub(crate) mod table_alu;
+pub(crate) mod table_atomic;
+#[macro_use]
+pub(crate) mod table_control;
+#[macro_use]
+pub(crate) mod table_memory;
 
 pub use crate::Opcode;
 
@@ -93,6 +98,24 @@ impl Length {
     }
 }
 
+/// The length rules of the instruction list: fixed lengths, and the `L` bit's (bit 15, bit 47
+/// for the memory forms whose `L` sits in their third word) short and long lengths.
+pub(crate) const FIXED2: Length = Length::Fixed(2);
+pub(crate) const FIXED4: Length = Length::Fixed(4);
+pub(crate) const FIXED6: Length = Length::Fixed(6);
+pub(crate) const FIXED8: Length = Length::Fixed(8);
+pub(crate) const FIXED10: Length = Length::Fixed(10);
+pub(crate) const L4_6: Length = long_bit(15, 4, 6);
+pub(crate) const L4_8: Length = long_bit(15, 4, 8);
+pub(crate) const L6_8: Length = long_bit(15, 6, 8);
+pub(crate) const L8_10: Length = long_bit(15, 8, 10);
+pub(crate) const L8_12: Length = long_bit(15, 8, 12);
+pub(crate) const L47_6_8: Length = long_bit(47, 6, 8);
+
+const fn long_bit(bit: u8, short: u8, long: u8) -> Length {
+    Length::LongBit { bit, short, long }
+}
+
 /// One table entry: an instruction form.
 #[derive(Debug)]
 pub struct Encoding {
@@ -140,22 +163,16 @@ pub(crate) const fn enc(opcode: Opcode, length: Length, segs: &'static [Seg]) ->
     }
 }
 
-/// Every entry, in match priority order. Only one entry matches any bit pattern, except where a
-/// later entry is documented as shadowed by an earlier, more specific one (`uniform_store` before
-/// `device_store`; see `table_memory`).
+/// Every entry, in match priority order (the instruction list's). Only one entry matches any
+/// bit pattern, except where a later entry is documented as shadowed by an earlier, more
+/// specific one (`uniform_store` before `device_store`; see `table_memory`).
 pub fn encodings() -> impl Iterator<Item = &'static Encoding> {
-    table_control::ENCODINGS
-        .iter()
-        .chain(table_alu::ENCODINGS.iter())
-        .chain(table_memory::ENCODINGS.iter())
-        .chain(table_atomic::ENCODINGS.iter())
+    crate::opcode::ENCODINGS.iter()
 }
 
 /// The entry for `opcode`.
 pub fn encoding_of(opcode: Opcode) -> &'static Encoding {
-    encodings()
-        .find(|e| e.opcode == opcode)
-        .expect("invariant: every Opcode has exactly one table entry")
+    &crate::opcode::ENCODINGS[opcode as usize]
 }
 
 /// A matched instruction: its table entry, length and bits (short-form omitted bytes read as 0).

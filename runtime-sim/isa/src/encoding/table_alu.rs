@@ -8,31 +8,11 @@
 //! and sources near the top. The half-precision float forms drop the size bit of each source
 //! type, so their `At` is 3 bits and `Am` sits one bit lower.
 
-use super::{c, enc, f, Encoding, Length, Opcode, Seg};
-
-/// The 6-byte forms whose `L` bit is shown as the constant 1.
-const FIXED6: Length = Length::Fixed(6);
-const FIXED4: Length = Length::Fixed(4);
-const FIXED8: Length = Length::Fixed(8);
-const L4_6: Length = Length::LongBit {
-    bit: 15,
-    short: 4,
-    long: 6,
-};
-const L6_8: Length = Length::LongBit {
-    bit: 15,
-    short: 6,
-    long: 8,
-};
-const L8_10: Length = Length::LongBit {
-    bit: 15,
-    short: 8,
-    long: 10,
-};
+use super::{c, f, Seg};
 
 /// `mov_imm` 16-bit: `L D 0 ? 1100010`, `Dt` spanning bits 8:7 (so bit 8 = 0 forces a 16-bit
 /// destination), `imm16`, then `?? Dx ????????????`.
-const MOV16: &[Seg] = &[
+pub(crate) const MOV16: &[Seg] = &[
     c(6, 0, 0b1100010),
     f("Dt", 8, 7),
     c(8, 8, 0),
@@ -43,7 +23,7 @@ const MOV16: &[Seg] = &[
 ];
 
 /// `mov_imm` 32-bit: as the 16-bit form with bit 8 = 1 and a 32-bit immediate.
-const MOV32: &[Seg] = &[
+pub(crate) const MOV32: &[Seg] = &[
     c(6, 0, 0b1100010),
     f("Dt", 8, 7),
     c(8, 8, 1),
@@ -54,7 +34,7 @@ const MOV32: &[Seg] = &[
 ];
 
 /// `get_sr`: `0 D Dt 1110010`, `?? Dx SRx ???? SR`.
-const GET_SR: &[Seg] = &[
+pub(crate) const GET_SR: &[Seg] = &[
     c(6, 0, 0b1110010),
     f("Dt", 8, 7),
     f("D", 14, 9),
@@ -65,7 +45,7 @@ const GET_SR: &[Seg] = &[
 ];
 
 /// `iadd`: `0 D Dt S 001110`, `s1 Bs Bt B N As At A`, `?????????? s2 ?????? Dx Ax Bx`.
-const IADD: &[Seg] = &[
+pub(crate) const IADD: &[Seg] = &[
     c(5, 0, 0b001110),
     f("S", 6, 6),
     f("Dt", 8, 7),
@@ -86,7 +66,7 @@ const IADD: &[Seg] = &[
 ];
 
 /// `imadd`: `0 D Dt S 011110`, `s1 Bs Bt B N As At A`, `?? Dx Ax Bx Cx s2 ? Cs Ct C`.
-const IMADD: &[Seg] = &[
+pub(crate) const IMADD: &[Seg] = &[
     c(5, 0, 0b011110),
     f("S", 6, 6),
     f("Dt", 8, 7),
@@ -111,7 +91,7 @@ const IMADD: &[Seg] = &[
 ];
 
 /// `convert`: `1 D Dt 0111110`, `00 srct src round 0000 mode`, `?? Dx 00 srcx`.
-const CONVERT: &[Seg] = &[
+pub(crate) const CONVERT: &[Seg] = &[
     c(6, 0, 0b0111110),
     f("Dt", 8, 7),
     f("D", 14, 9),
@@ -194,7 +174,7 @@ macro_rules! asr {
 }
 
 /// `bitop`: `0 D Dt 1111110`, `tt3 tt2 Bt B tt1 tt0 At A`, `?? Dx Ax Bx`.
-const BITOP: &[Seg] = &[
+pub(crate) const BITOP: &[Seg] = &[
     c(6, 0, 0b1111110),
     f("Dt", 8, 7),
     f("D", 14, 9),
@@ -213,7 +193,7 @@ const BITOP: &[Seg] = &[
 ];
 
 /// `fmadd` (fp32): `L D Dt S 111010`, `Bm Bt B Am At A`, `?? Dx Ax Bx Cx ?? Cm Ct C`.
-const FMADD: &[Seg] = &[
+pub(crate) const FMADD: &[Seg] = &[
     c(5, 0, 0b111010),
     f("S", 6, 6),
     f("Dt", 8, 7),
@@ -235,7 +215,7 @@ const FMADD: &[Seg] = &[
 ];
 
 /// `fmadd16`: `L D Dt S 110110`, `? Bm Bt B ? Am At A`, `?? Dx Ax Bx Cx ??? Cm Ct C`.
-const FMADD16: &[Seg] = &[
+pub(crate) const FMADD16: &[Seg] = &[
     c(5, 0, 0b110110),
     f("S", 6, 6),
     f("Dt", 8, 7),
@@ -323,7 +303,7 @@ macro_rules! funary {
 
 /// `icmpsel`: `L D Dt 0010010`, `?? Bt B ?? At A`, `cc Yt Y ??? Xt X`,
 /// `?? Dx Ax Bx Xx Yx ????`.
-const ICMPSEL: &[Seg] = &[
+pub(crate) const ICMPSEL: &[Seg] = &[
     c(6, 0, 0b0010010),
     f("Dt", 8, 7),
     f("D", 14, 9),
@@ -345,7 +325,7 @@ const ICMPSEL: &[Seg] = &[
 ];
 
 /// `fcmpsel`: as `icmpsel` with opcode 0000010 and `Am`/`Bm` modifiers.
-const FCMPSEL: &[Seg] = &[
+pub(crate) const FCMPSEL: &[Seg] = &[
     c(6, 0, 0b0000010),
     f("Dt", 8, 7),
     f("D", 14, 9),
@@ -425,56 +405,9 @@ macro_rules! shuffle {
     };
 }
 
-const ICMP_BALLOT: &[Seg] = ballot!(0b0110010, false, 1);
-const ICMP_QUAD_BALLOT: &[Seg] = ballot!(0b0110010, false, 0);
-const FCMP_BALLOT: &[Seg] = ballot!(0b0100010, true, 1);
-const FCMP_QUAD_BALLOT: &[Seg] = ballot!(0b0100010, true, 0);
-const SHUFFLE: &[Seg] = shuffle!(0b00);
-const SHUFFLE_DOWN: &[Seg] = shuffle!(0b11);
-
-pub(super) static ENCODINGS: &[Encoding] = &[
-    enc(Opcode::MovImm16, L4_6, MOV16),
-    enc(Opcode::MovImm32, L6_8, MOV32),
-    enc(Opcode::GetSr, FIXED4, GET_SR),
-    enc(Opcode::Iadd, FIXED8, IADD),
-    enc(Opcode::Imadd, FIXED8, IMADD),
-    enc(Opcode::Convert, FIXED6, CONVERT),
-    enc(Opcode::Bitrev, FIXED6, bit_unary!(0b000001)),
-    enc(Opcode::Popcount, FIXED6, bit_unary!(0b000010)),
-    enc(Opcode::Ffs, FIXED6, bit_unary!(0b000011)),
-    enc(Opcode::Bfi, FIXED8, bitfield!(0, 0b00)),
-    enc(Opcode::Bfeil, FIXED8, bitfield!(1, 0b00)),
-    enc(Opcode::Extr, FIXED8, bitfield!(0, 0b01)),
-    enc(Opcode::Shlhi, FIXED8, bitfield!(0, 0b10)),
-    enc(Opcode::Shrhi, FIXED8, bitfield!(1, 0b10)),
-    enc(Opcode::Asr, FIXED8, asr!(0b01)),
-    enc(Opcode::Asrh, FIXED8, asr!(0b11)),
-    enc(Opcode::Bitop, FIXED6, BITOP),
-    enc(Opcode::Fmadd, L6_8, FMADD),
-    enc(Opcode::Fmadd16, L6_8, FMADD16),
-    enc(Opcode::Fadd, FIXED6, fbin32!(0b101010)),
-    enc(Opcode::Fadd16, FIXED6, fbin16!(0b100110)),
-    enc(Opcode::Fmul, FIXED6, fbin32!(0b011010)),
-    enc(Opcode::Fmul16, FIXED6, fbin16!(0b010110)),
-    enc(Opcode::Floor, L4_6, funary!(0b0000, 0)),
-    enc(Opcode::Ceil, L4_6, funary!(0b0000, 1)),
-    enc(Opcode::Trunc, L4_6, funary!(0b0000, 2)),
-    enc(Opcode::Rint, L4_6, funary!(0b0000, 3)),
-    enc(Opcode::Rcp, L4_6, funary!(0b1000, 0)),
-    enc(Opcode::Rsqrt, L4_6, funary!(0b1001, 0)),
-    enc(Opcode::RsqrtSpecial, L4_6, funary!(0b0001, 0)),
-    enc(Opcode::SinPt1, L4_6, funary!(0b1010, 0)),
-    enc(Opcode::SinPt2, L4_6, funary!(0b1110, 0)),
-    enc(Opcode::Log2, L4_6, funary!(0b1100, 0)),
-    enc(Opcode::Exp2, L4_6, funary!(0b1101, 0)),
-    enc(Opcode::Dfdx, L4_6, funary!(0b0100, 0)),
-    enc(Opcode::Dfdy, L4_6, funary!(0b0110, 0)),
-    enc(Opcode::Icmpsel, L8_10, ICMPSEL),
-    enc(Opcode::Fcmpsel, L8_10, FCMPSEL),
-    enc(Opcode::IcmpBallot, FIXED8, ICMP_BALLOT),
-    enc(Opcode::IcmpQuadBallot, FIXED8, ICMP_QUAD_BALLOT),
-    enc(Opcode::FcmpBallot, FIXED8, FCMP_BALLOT),
-    enc(Opcode::FcmpQuadBallot, FIXED8, FCMP_QUAD_BALLOT),
-    enc(Opcode::SimdShuffle, FIXED6, SHUFFLE),
-    enc(Opcode::SimdShuffleDown, FIXED6, SHUFFLE_DOWN),
-];
+pub(crate) const ICMP_BALLOT: &[Seg] = ballot!(0b0110010, false, 1);
+pub(crate) const ICMP_QUAD_BALLOT: &[Seg] = ballot!(0b0110010, false, 0);
+pub(crate) const FCMP_BALLOT: &[Seg] = ballot!(0b0100010, true, 1);
+pub(crate) const FCMP_QUAD_BALLOT: &[Seg] = ballot!(0b0100010, true, 0);
+pub(crate) const SHUFFLE: &[Seg] = shuffle!(0b00);
+pub(crate) const SHUFFLE_DOWN: &[Seg] = shuffle!(0b11);

@@ -4,13 +4,13 @@
 //! the operand fields). Bits Mesa never sets are named `u*`; the typed decoder rejects them
 //! when set (`decode::atomic`).
 
-use super::{c, enc, f, Encoding, Length, Opcode, Seg};
+use super::{c, f, Seg};
 
 /// `atomic`: `0x15` in 5:0, `op` 9:6, result `Rx:R` (41:40, 15:10) wanted when `Rt` (47) is
 /// set, base `Ah:Al` (39:36, 19:16) of type `At` (27), index `Ox:Oh:Ol` (63:56, 35:32, 23:20)
 /// of type `Ot` (24) with `Ou` (25), wait slot `u2` (30, as `device_load`), value register
 /// `S` (55:48); bits 26, 31, 44 and 46 are set. Mesa's bit 45 (G13X coherency) is `u5`.
-const ATOMIC: &[Seg] = &[
+pub(crate) const ATOMIC: &[Seg] = &[
     c(5, 0, 0x15),
     f("op", 9, 6),
     f("R", 15, 10),
@@ -40,7 +40,7 @@ const ATOMIC: &[Seg] = &[
 /// `Ax:A` (59:58, 21:16) of type `At` (23:22, as `threadgroup_load`), `op` 27:24, index
 /// `Ox:O` (57:48, 33:28) of type `Ot` (34), bits 36 and 47 set, and the value register's
 /// half index `S` in the last 16 bits (79:64).
-const LOCAL_ATOMIC: &[Seg] = &[
+pub(crate) const LOCAL_ATOMIC: &[Seg] = &[
     c(5, 0, 0x19),
     f("u0", 7, 6),
     f("Rt", 8, 8),
@@ -62,9 +62,4 @@ const LOCAL_ATOMIC: &[Seg] = &[
     f("Rx", 61, 60),
     f("u4", 63, 62),
     f("S", 79, 64),
-];
-
-pub(super) static ENCODINGS: &[Encoding] = &[
-    enc(Opcode::Atomic, Length::Fixed(8), ATOMIC),
-    enc(Opcode::LocalAtomic, Length::Fixed(10), LOCAL_ATOMIC),
 ];

@@ -1,31 +1,27 @@
 //! Flow control, execution-mask stack and synchronisation encodings (document sections "Flow
 //! Control Instructions", "Execution Mask Stack Instructions", "wait", "threadgroup_barrier").
 
-use super::{c, enc, f, Encoding, Length, Opcode, Seg};
-
-const FIXED2: Length = Length::Fixed(2);
-const FIXED4: Length = Length::Fixed(4);
-const FIXED6: Length = Length::Fixed(6);
+use super::{c, f, Seg};
 
 /// `stop`, 0x0088 (docs/g13.md: 0x0008 is `trap`, not `stop`).
-const STOP: &[Seg] = &[c(15, 0, 0x0088)];
+pub(crate) const STOP: &[Seg] = &[c(15, 0, 0x0088)];
 /// `trap`, 0x0008.
-const TRAP: &[Seg] = &[c(15, 0, 0x0008)];
+pub(crate) const TRAP: &[Seg] = &[c(15, 0, 0x0008)];
 /// `ret`: `reg32 ?? 0010100`.
-const RET: &[Seg] = &[c(6, 0, 0b0010100), f("reg32", 15, 9)];
+pub(crate) const RET: &[Seg] = &[c(6, 0, 0b0010100), f("reg32", 15, 9)];
 /// `call` through a register: `reg32 ?? 0000100`.
-const CALL_REG: &[Seg] = &[c(6, 0, 0b0000100), f("reg32", 15, 9)];
+pub(crate) const CALL_REG: &[Seg] = &[c(6, 0, 0b0000100), f("reg32", 15, 9)];
 /// `jmp_incomplete`: first halfword 0, `00000000 off` above it.
-const JMP_INCOMPLETE: &[Seg] = &[c(15, 0, 0), f("off", 23, 16), c(31, 24, 0)];
+pub(crate) const JMP_INCOMPLETE: &[Seg] = &[c(15, 0, 0), f("off", 23, 16), c(31, 24, 0)];
 /// `jmp_exec_any`: 0xc000 then a 32-bit offset.
-const JMP_EXEC_ANY: &[Seg] = &[c(15, 0, 0xc000), f("off", 47, 16)];
+pub(crate) const JMP_EXEC_ANY: &[Seg] = &[c(15, 0, 0xc000), f("off", 47, 16)];
 /// `jmp_exec_none`: 0xc020 then a 32-bit offset.
-const JMP_EXEC_NONE: &[Seg] = &[c(15, 0, 0xc020), f("off", 47, 16)];
+pub(crate) const JMP_EXEC_NONE: &[Seg] = &[c(15, 0, 0xc020), f("off", 47, 16)];
 /// `call` to an immediate offset: 0xc010 then a 32-bit offset.
-const CALL_IMM: &[Seg] = &[c(15, 0, 0xc010), f("off", 47, 16)];
+pub(crate) const CALL_IMM: &[Seg] = &[c(15, 0, 0xc010), f("off", 47, 16)];
 
 /// `pop_exec`: `000 n 11 ? Dt 1010010`, then 32 zero bits.
-const POP_EXEC: &[Seg] = &[
+pub(crate) const POP_EXEC: &[Seg] = &[
     c(6, 0, 0b1010010),
     f("Dt", 7, 7),
     c(10, 9, 0b11),
@@ -83,26 +79,6 @@ macro_rules! fcmp_stack {
 }
 
 /// `wait`: `??????? i 00111000` (docs/g13.md: `0x38 | slot << 8`).
-const WAIT: &[Seg] = &[c(7, 0, 0x38), f("i", 8, 8)];
+pub(crate) const WAIT: &[Seg] = &[c(7, 0, 0x38), f("i", 8, 8)];
 /// `threadgroup_barrier`: `???????? 01101000`.
-const BARRIER: &[Seg] = &[c(7, 0, 0x68)];
-
-pub(super) static ENCODINGS: &[Encoding] = &[
-    enc(Opcode::Stop, FIXED2, STOP),
-    enc(Opcode::Trap, FIXED2, TRAP),
-    enc(Opcode::Ret, FIXED2, RET),
-    enc(Opcode::CallReg, FIXED2, CALL_REG),
-    enc(Opcode::JmpIncomplete, FIXED4, JMP_INCOMPLETE),
-    enc(Opcode::JmpExecAny, FIXED6, JMP_EXEC_ANY),
-    enc(Opcode::JmpExecNone, FIXED6, JMP_EXEC_NONE),
-    enc(Opcode::CallImm, FIXED6, CALL_IMM),
-    enc(Opcode::PopExec, FIXED6, POP_EXEC),
-    enc(Opcode::IfIcmp, FIXED6, icmp_stack!(0b00)),
-    enc(Opcode::ElseIcmp, FIXED6, icmp_stack!(0b01)),
-    enc(Opcode::WhileIcmp, FIXED6, icmp_stack!(0b10)),
-    enc(Opcode::IfFcmp, FIXED6, fcmp_stack!(0b00)),
-    enc(Opcode::ElseFcmp, FIXED6, fcmp_stack!(0b01)),
-    enc(Opcode::WhileFcmp, FIXED6, fcmp_stack!(0b10)),
-    enc(Opcode::Wait, FIXED2, WAIT),
-    enc(Opcode::ThreadgroupBarrier, FIXED2, BARRIER),
-];
+pub(crate) const BARRIER: &[Seg] = &[c(7, 0, 0x68)];

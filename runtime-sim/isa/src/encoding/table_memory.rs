@@ -6,30 +6,7 @@
 //! (`At = 1`) with `Al = Ah = 0`, whose format's top bit is 0 and whose `u5` is 0 reads as a
 //! `uniform_store`. Mesa's AGX compiler (`agx_pack.c`) always writes those unknown bits as 0.
 
-use super::{c, enc, f, Encoding, Length, Opcode, Seg};
-
-const FIXED4: Length = Length::Fixed(4);
-const FIXED8: Length = Length::Fixed(8);
-const L4_8: Length = Length::LongBit {
-    bit: 15,
-    short: 4,
-    long: 8,
-};
-const L6_8: Length = Length::LongBit {
-    bit: 15,
-    short: 6,
-    long: 8,
-};
-const L8_12: Length = Length::LongBit {
-    bit: 15,
-    short: 8,
-    long: 12,
-};
-const L47_6_8: Length = Length::LongBit {
-    bit: 47,
-    short: 6,
-    long: 8,
-};
+use super::{c, f, Seg};
 
 /// `ld_tile`/`st_tile`: `? D Dt load 001001`, `???? F ????????`, `???????? mask u0 rt`,
 /// `?? Dx ????????????`. The diagram does not give the widths of `u0` and `rt` in bits 35:32;
@@ -52,7 +29,7 @@ macro_rules! tile {
 
 /// `ld_var`: `L D Dt perspective 100001`, `mask ???????? index`, 16 unknown bits,
 /// `?? Dx ????????????`; the last four bytes are omitted if `L = 0`.
-const LD_VAR: &[Seg] = &[
+pub(crate) const LD_VAR: &[Seg] = &[
     c(5, 0, 0b100001),
     f("perspective", 6, 6),
     f("Dt", 8, 7),
@@ -65,7 +42,7 @@ const LD_VAR: &[Seg] = &[
 
 /// `uniform_store`: `R 0 F 1000101`, `?? 111 unk Ot Ol 0000`, `L b s Rx 0000 Oh`,
 /// `Ox mask 00 Rt ?`.
-const UNIFORM_STORE: &[Seg] = &[
+pub(crate) const UNIFORM_STORE: &[Seg] = &[
     c(6, 0, 0b1000101),
     f("F", 8, 7),
     c(9, 9, 0),
@@ -148,7 +125,7 @@ macro_rules! stack {
 
 /// `stack_get_ptr`: `R i0 00110101`, `????? i1 ?????? 0001`, `1 i3 ?? Rx ? i2 ????`,
 /// `???????? i4 10`.
-const STACK_GET_PTR: &[Seg] = &[
+pub(crate) const STACK_GET_PTR: &[Seg] = &[
     c(7, 0, 0b00110101),
     f("i0", 9, 8),
     f("R", 15, 10),
@@ -164,7 +141,7 @@ const STACK_GET_PTR: &[Seg] = &[
 
 /// `stack_adjust`: `?????? i0 10110101`, `????? i1 01 v1 0001`, `L i3 ????? i2 v2`,
 /// `v3 i4 ??`.
-const STACK_ADJUST: &[Seg] = &[
+pub(crate) const STACK_ADJUST: &[Seg] = &[
     c(7, 0, 0b10110101),
     f("i0", 9, 8),
     c(19, 16, 0b0001),
@@ -246,7 +223,7 @@ macro_rules! texture {
 /// (0xF1 | (1 << 23) | (9 << 43), 0xFF, 6, 8), ...)`, and `agx_pack.c`,
 /// `AGX_OPCODE_IMAGE_WRITE`): `Dt D 1 Ct C`, `L R Rt 11110001`, `Cs 1001 n Tt T`, then, in the
 /// long form only, `Tx Dx Cx Rx n3 ? rtz U`. Mesa sets `L` exactly when a bit from 48 up is set.
-const IMAGE_WRITE: &[Seg] = &[
+pub(crate) const IMAGE_WRITE: &[Seg] = &[
     c(7, 0, 0b11110001),
     f("Rt", 8, 8),
     f("R", 14, 9),
@@ -274,7 +251,7 @@ const IMAGE_WRITE: &[Seg] = &[
 
 /// `sample_mask` (not in the document; layout from Mesa's `agx_pack.c`,
 /// `AGX_OPCODE_SAMPLE_MASK`): `T Tt 11000001`, `Sx ? Tx St ? S` with `St` set for an immediate.
-const SAMPLE_MASK: &[Seg] = &[
+pub(crate) const SAMPLE_MASK: &[Seg] = &[
     c(7, 0, 0b11000001),
     f("Tt", 8, 8),
     f("T", 14, 9),
@@ -283,23 +260,4 @@ const SAMPLE_MASK: &[Seg] = &[
     f("St", 23, 23),
     f("Tx", 25, 24),
     f("Sx", 29, 28),
-];
-
-pub(super) static ENCODINGS: &[Encoding] = &[
-    enc(Opcode::LdTile, FIXED8, tile!(1)),
-    enc(Opcode::StTile, FIXED8, tile!(0)),
-    enc(Opcode::LdVar, L4_8, LD_VAR),
-    enc(Opcode::UniformStore, L47_6_8, UNIFORM_STORE),
-    enc(Opcode::DeviceLoad, L47_6_8, device!(0b0000101)),
-    enc(Opcode::DeviceStore, L47_6_8, device!(0b1000101)),
-    enc(Opcode::StackStore, L47_6_8, stack!(0b10110101)),
-    enc(Opcode::StackLoad, L47_6_8, stack!(0b00110101)),
-    enc(Opcode::StackGetPtr, FIXED8, STACK_GET_PTR),
-    enc(Opcode::StackAdjust, L47_6_8, STACK_ADJUST),
-    enc(Opcode::ThreadgroupLoad, L6_8, threadgroup!(0b11)),
-    enc(Opcode::ThreadgroupStore, L6_8, threadgroup!(0b01)),
-    enc(Opcode::TextureSample, L8_12, texture!(0b00110001)),
-    enc(Opcode::TextureLoad, L8_12, texture!(0b01110001)),
-    enc(Opcode::SampleMask, FIXED4, SAMPLE_MASK),
-    enc(Opcode::ImageWrite, L6_8, IMAGE_WRITE),
 ];

@@ -9,8 +9,8 @@ use agxc_g13_isa::operands;
 use smallvec::SmallVec;
 
 use crate::isa::{
-    BitfieldOp, Cmp, ConvertMode, FCond, FUnaryOp, ICond, Instr, JumpTarget, Label,
-    PReg, Precision, Round, SpecialReg, Src, StackOp,
+    BitfieldOp, Cmp, ConvertMode, FCond, FUnaryOp, ICond, Instr, JumpTarget, Label, PReg,
+    Precision, Round, SpecialReg, Src, StackOp,
 };
 
 /// The operands of one instruction, taken in order.
@@ -99,7 +99,9 @@ pub(super) fn instr(
         let mut srcs = SmallVec::<[Src<PReg>; operands::MAX_SRCS]>::new();
         for operand in operands::operands(op).unwrap_or_default() {
             match operand {
-                operands::Operand::Dst { .. } => d = Some(dst(args.next("a destination")?, false)?.0),
+                operands::Operand::Dst { .. } => {
+                    d = Some(dst(args.next("a destination")?, false)?.0)
+                }
                 operands::Operand::Src { .. } => srcs.push(plain_src(args.next("a source")?)?),
             }
         }

@@ -8,12 +8,11 @@
 //! `rN` is thus value `2N`, type `1001`. Values wider than 6 bits put their top two bits in the
 //! operand's `x` field.
 
-use agxc_g13_isa::Opcode;
 use super::{check, d, dc, h, hinted, imm, l, r, r64, s, sx, t, u16u, u32u, zx, Triple};
 use crate::isa::{
-    bitop, BitfieldOp, Cmp, ConvertMode, FCond, FSrc, Hint, ICond, Instr, Round,
-    SpecialReg,
+    bitop, BitfieldOp, Cmp, ConvertMode, FCond, FSrc, Hint, ICond, Instr, Round, SpecialReg,
 };
+use agxc_g13_isa::Opcode;
 
 pub(super) fn triples() -> Vec<Triple> {
     use Instr::*;

@@ -9,10 +9,10 @@ use quickcheck::{Arbitrary, Gen, QuickCheck};
 
 use super::{all, hex};
 use crate::isa::{
-    encode, AtomicOpc, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst,
-    FCond, FSrc, FUnaryOp, Hint, ICond, ImageWriteOp, Instr, IntSrc, JumpTarget, Lod, MemBase,
-    MemFormat, MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim,
-    TexExtra, TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
+    encode, AtomicOpc, BitfieldOp, Cmp, ConvertMode, DeviceAccess, DeviceAtomic, Dst, FCond, FSrc,
+    FUnaryOp, Hint, ICond, ImageWriteOp, Instr, IntSrc, JumpTarget, Lod, MemBase, MemFormat,
+    MemOffset, PReg, Precision, Round, SpecialReg, Src, StackAccess, StackOp, TexDim, TexExtra,
+    TexIndex, TexOp, TgAccess, TgAtomic, TgBase, TgOffset, UReg,
 };
 
 /// Encodes, decodes with the simulator, and compares length and text.
