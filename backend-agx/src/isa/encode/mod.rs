@@ -1,6 +1,8 @@
 //! The encoder: [`Instr<PReg>`](crate::isa::Instr) to G13 machine code bytes.
 //!
-//! One function per instruction family turns typed operands into field values and sets them by
+//! The forms on the description's generic path ([`Instr::Alu`](crate::isa::Instr::Alu)) are
+//! encoded by one function from their operand lists (`agxc_g13_isa::operands`); for the others,
+//! one function per instruction family turns typed operands into field values and sets them by
 //! name in the form's entry of the shared G13 instruction description (`agxc_g13_isa::encoding`,
 //! the document's diagrams, `seeds/001_9be1231add6061e8.txt` "Instructions", and docs/g13.md):
 //! the entry, which the simulator's decoder and disassembler read too, holds the constant bits
