@@ -342,6 +342,7 @@ fn finish(egraph: &EGraph, t: &Table, roots: &[u32], choice: &[u32]) -> Extracti
             }
         }
     }
+    ex.choice.reserve(order.len());
     for &c in &order {
         let (c, i) = (c as usize, choice[c as usize] as usize);
         let id = t.ids[c];
