@@ -30,6 +30,9 @@
 //! of matches in one search is banned for a number of iterations, and limit and ban length
 //! double each time; mandatory rules are never banned. Only new matches count, so a rule with
 //! many old matches on a large function is not throttled for them.
+//!
+//! An iteration's searches, full and incremental, run together in one pass over the classes
+//! (`batch`), each rule finding exactly what it finds searched alone.
 
 use super::analysis::{EGraph, FactAnalysis};
 use super::clock::EggClock;
@@ -81,7 +84,7 @@ pub struct SearchStats {
 /// A backoff scheduler that searches incrementally (see the module docs).
 pub struct IncrementalScheduler {
     rules: HashMap<Symbol, RuleState>,
-    /// The pattern rules' left sides, searched class by class ([`batch`]).
+    /// The pattern rules' left sides, searched class by class (`batch`).
     searchers: HashMap<Symbol, ClassSearcher>,
     match_limit: usize,
     ban_length: usize,

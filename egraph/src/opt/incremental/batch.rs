@@ -207,3 +207,64 @@ impl IncrementalScheduler {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::{synth, to_egraph, GenericTarget, Target};
+    use egg::Subst;
+
+    /// A search's matches in comparable form.
+    fn found(ms: &Option<Vec<SearchMatches<'_, Node>>>) -> Option<Vec<(Id, Vec<Subst>)>> {
+        ms.as_ref()
+            .map(|ms| ms.iter().map(|m| (m.eclass, m.substs.clone())).collect())
+    }
+
+    /// The batched search against each rule searched alone, over the iterations of a run: its
+    /// first (every rule searches everything) and later ones (only near what changed).
+    #[test]
+    fn a_batched_search_finds_what_each_rule_finds_alone() {
+        let target = GenericTarget::new();
+        let rules = target.rules();
+        let rewrites: Vec<&Rewrite<Node, FactAnalysis>> =
+            rules.iter().map(|r| &r.rewrite).collect();
+        for seed in 0..3 {
+            let f = synth::shader_like(500, seed);
+            let mut eg = EGraph::default();
+            to_egraph::lower(&f, &mut eg).expect("lowers");
+            eg.rebuild();
+            let mut batched = IncrementalScheduler::new(rules, 1_000, 3);
+            let mut alone = IncrementalScheduler::new(rules, 1_000, 3);
+            let mut compared = 0;
+            for iteration in 0..4 {
+                batched.snapshot(&eg);
+                alone.snapshot(&eg);
+                let plans: Vec<(Plan, usize)> = rewrites
+                    .iter()
+                    .map(|rw| batched.plan(iteration, rw))
+                    .collect();
+                let together = batched.search_batched(&eg, &rewrites, &plans);
+                let mut apply = Vec::new();
+                for ((rw, (plan, threshold)), ms) in rewrites.iter().zip(plans).zip(together) {
+                    let one = alone.search_one(&eg, rw, plan);
+                    assert_eq!(found(&ms), found(&one), "seed {seed}, {}", rw.name);
+                    compared += one.as_ref().map_or(0, Vec::len);
+                    if let Some(one) = one {
+                        apply.push((rw, alone.settle(iteration, rw, threshold, one)));
+                    }
+                    if let Some(ms) = ms {
+                        batched.settle(iteration, rw, threshold, ms);
+                    }
+                }
+                for (rw, ms) in apply {
+                    rw.apply(&mut eg, &ms);
+                }
+                eg.rebuild();
+            }
+            assert!(compared > 0, "seed {seed}: nothing matched");
+            let stats = |s: &IncrementalScheduler| s.stats.get();
+            assert_eq!(stats(&batched), stats(&alone), "seed {seed}");
+            assert!(stats(&batched).incremental > 0, "seed {seed}");
+        }
+    }
+}
