@@ -96,9 +96,6 @@ pub struct IncrementalScheduler {
     dist: Vec<u8>,
     /// The classes within reach of a change, by id.
     near: Vec<Id>,
-    /// The same classes grouped by the operations they hold (a pattern only matches classes
-    /// holding its root operation).
-    near_by_op: HashMap<Kind, Vec<Id>>,
     /// The same classes that hold a sample e-node (what the texture rules match).
     near_samples: Vec<Id>,
     /// The operations each class of `near` holds, flat: those of `near[j]` end at
@@ -149,7 +146,6 @@ impl IncrementalScheduler {
             prints: Vec::new(),
             dist: Vec::new(),
             near: Vec::new(),
-            near_by_op: HashMap::default(),
             near_samples: Vec::new(),
             near_kinds: Vec::new(),
             near_kind_ends: Vec::new(),
@@ -201,7 +197,6 @@ impl IncrementalScheduler {
             }
         }
         self.near.clear();
-        self.near_by_op.clear();
         self.near_samples.clear();
         self.near_kinds.clear();
         self.near_kind_ends.clear();
@@ -263,7 +258,6 @@ impl IncrementalScheduler {
             for node in &class.nodes {
                 if last != Some(node.kind) {
                     last = Some(node.kind);
-                    self.near_by_op.entry(node.kind).or_default().push(c);
                     self.near_kinds.push(node.kind);
                     sample |= matches!(node.kind, Kind::Sample(_));
                 }
@@ -288,8 +282,13 @@ impl IncrementalScheduler {
         let dist = &self.dist;
         // The rule's own root (a lazily built rule's pattern is not asked for: that would
         // build it); a rule the scheduler was not told about, its pattern's.
+        let holding;
         let near = match root.or_else(|| root_op(rw.searcher.get_pattern_ast())) {
-            Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
+            // (A pattern only matches classes holding its root operation.)
+            Some(op) => {
+                holding = self.near_holding(op);
+                &holding[..]
+            }
             None if samples => &self.near_samples[..],
             None => &self.near[..],
         };
@@ -308,6 +307,20 @@ impl IncrementalScheduler {
                 limit = limit.saturating_sub(m.substs.len());
                 out.push(m);
             }
+        }
+        out
+    }
+
+    /// The classes of `near` holding an `op` e-node, in id order. (Only a rule searched by
+    /// itself asks; the batched search reads `near_kinds` directly, so the snapshot no longer
+    /// groups the classes by operation in a hash map every iteration.)
+    fn near_holding(&self, op: Kind) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (&c, &end) in self.near.iter().zip(&self.near_kind_ends) {
+            let kinds = &self.near_kinds[start..end as usize];
+            start = end as usize;
+            out.extend(kinds.iter().filter(|&&k| k == op).map(|_| c));
         }
         out
     }
