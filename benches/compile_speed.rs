@@ -26,7 +26,9 @@
 //! `agxc` binary, say one built from an earlier commit, timed in the same interleaved runs of
 //! `startup` and `corpus`: before and after under the same load), `AGXC_BENCH_SIZES=1000,10000,100000`,
 //! `AGXC_BENCH_WRITE_IR=DIR` (also write the generated functions there as `KIND-SIZE.ir`, for
-//! profiling: `valgrind --tool=callgrind target/release/agxc compile DIR/straight-100000.ir`).
+//! profiling: `valgrind --tool=callgrind target/release/agxc compile DIR/straight-100000.ir`),
+//! `AGXC_BENCH_KINDS=straight` (the generated kinds `scaling` runs, comma-separated; default
+//! `straight,loops`: the loop-heavy functions take most of the section's time).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -318,10 +320,16 @@ fn scaling(runs: usize) {
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
     let write_dir = std::env::var_os("AGXC_BENCH_WRITE_IR").map(PathBuf::from);
     type Generator = fn(usize, u64) -> Function;
-    let kinds: [(&str, Generator); 2] = [
+    let all: [(&str, Generator); 2] = [
         ("straight", synth::straight_line),
         ("loops", synth::loop_heavy),
     ];
+    let wanted = std::env::var("AGXC_BENCH_KINDS").ok();
+    let kinds = all.into_iter().filter(|(kind, _)| {
+        wanted
+            .as_deref()
+            .is_none_or(|w| w.split(',').any(|k| k.trim() == *kind))
+    });
     println!(
         "== scaling: generated functions at -O2; optimizer and backend thread CPU, whole process wall; best of the runs =="
     );

@@ -28,7 +28,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::flow::{cross_lane_reads, step_back, Cfg, Liveness, UnitMap};
+use super::flow::{cross_lane_reads, step_back, BitSet, Cfg, Liveness, UnitMap};
 use crate::isa::{Instr, IntSrc, Src};
 use crate::mir::{MFunction, MInst, VReg};
 
@@ -129,7 +129,9 @@ fn candidates(m: &MFunction, cfg: &Cfg, cross: &[bool]) -> Vec<(Merge, u32, usiz
         let base = units.base[g as usize] as usize;
         base..base + m.groups[g as usize].units as usize
     };
-    for inst in &m.insts {
+    // Only the groups read by cross-lane instructions ask for the counts.
+    let any_cross = cross.iter().any(|&c| c);
+    for inst in m.insts.iter().filter(|_| any_cross) {
         inst.for_each_def(|r| {
             let range = unit_range(r.group);
             for u in r.units_range() {
@@ -185,11 +187,20 @@ fn round(m: &MFunction, cross: &[bool]) -> HashMap<u32, (u32, u16)> {
         partners[mg.into as usize].push((k, mg.from, -shift));
     }
     let units = UnitMap::new(m);
-    let live = Liveness::new(m, &cfg, &units);
+    // Nothing lives out of a block without successors (a function without control flow is
+    // one such block): liveness across blocks is needed only when some block has successors.
+    let live = cfg
+        .succs
+        .iter()
+        .any(|s| !s.is_empty())
+        .then(|| Liveness::new(m, &cfg, &units));
     let mut conflict = vec![false; merges.len()];
     let mut defined: Vec<u32> = Vec::new();
     for (b, range) in cfg.blocks.iter().enumerate() {
-        let mut now = live.live_out(&cfg, b);
+        let mut now = match &live {
+            Some(live) => live.live_out(&cfg, b),
+            None => BitSet::new(units.total),
+        };
         for inst in m.insts[range.clone()].iter().rev() {
             let copy = copy_of(inst);
             defined.clear();

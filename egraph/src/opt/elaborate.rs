@@ -349,7 +349,11 @@ type ReadCache = HashMap<(EffectOp, SmallVec<[Value; 2]>, Block), SmallVec<[Valu
 struct Emitter<'a, 'p> {
     p: &'a Placer<'p>,
     placement: &'a Placement,
-    relaxed: &'a HashSet<Id>,
+    /// The classes whose operations may be relaxed, and each class's type, by id (from one
+    /// pass over each: a lookup per emitted value into the set's and `egg`'s hash tables is a
+    /// cache miss each in large functions).
+    relaxed: ById<bool>,
+    tys: ById<Option<Type>>,
     out: Function,
     vals: ById<Option<Value>>,
     leaves: HashMap<Value, Value>,
@@ -367,10 +371,19 @@ fn emit(
     out.shared_memory = input.shared_memory;
     out.push_constant_bytes = input.push_constant_bytes;
     let new_entry = out.entry;
+    let mut dense_relaxed = ById::new(p.egraph, false);
+    for &c in relaxed {
+        *dense_relaxed.slot(c) = true;
+    }
+    let mut tys = ById::new(p.egraph, None);
+    for class in p.egraph.classes() {
+        *tys.slot(class.id) = class.data.ty;
+    }
     let mut em = Emitter {
         p,
         placement,
-        relaxed,
+        relaxed: dense_relaxed,
+        tys,
         out,
         vals: ById::new(p.egraph, None),
         leaves: HashMap::default(),
@@ -440,7 +453,11 @@ impl Emitter<'_, '_> {
 
     fn class(&mut self, c: Id, block: Block) -> Result<(), ElabError> {
         let node = *self.p.choice.get(c).ok_or(ElabError::NotExtracted(c))?;
-        let ty = self.p.egraph[c].data.ty.ok_or(ElabError::WrongKind(c))?;
+        let ty = match self.tys.v.get(usize::from(c)) {
+            Some(&Some(ty)) => Some(ty),
+            _ => self.p.egraph[c].data.ty,
+        }
+        .ok_or(ElabError::WrongKind(c))?;
         let args = self.values(node.children())?;
         let v = match node.kind {
             Kind::Invariant { op, index, .. } => {
@@ -459,7 +476,7 @@ impl Emitter<'_, '_> {
             }
             kind => {
                 let (op, mut flags) = kind.to_op().ok_or(ElabError::WrongKind(c))?;
-                if self.relaxed.contains(&c) {
+                if self.relaxed.v.get(usize::from(c)).copied().unwrap_or(false) {
                     flags.set(InstFlags::RELAXED, true);
                 }
                 self.append(block, op, &args, &[ty], &[], flags)[0]

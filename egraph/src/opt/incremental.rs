@@ -30,11 +30,14 @@
 //! of matches in one search is banned for a number of iterations, and limit and ban length
 //! double each time; mandatory rules are never banned. Only new matches count, so a rule with
 //! many old matches on a large function is not throttled for them.
+//!
+//! An iteration's searches, full and incremental, run together in one pass over the classes
+//! (`batch`), each rule finding exactly what it finds searched alone.
 
 use super::analysis::{EGraph, FactAnalysis};
 use super::clock::EggClock;
 use super::language::{Kind, Node};
-use super::rules::Rule;
+use super::rules::{ClassSearcher, Rule};
 use egg::{
     Id, Language, PatternAst, Rewrite, RewriteScheduler, RunnerLimits, RunnerResult, SearchMatches,
     Symbol,
@@ -44,6 +47,8 @@ use std::cell::Cell;
 use rustc_hash::FxHashMap as HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+
+mod batch;
 
 /// Not within any rule's reach of a change.
 const FAR: u8 = u8::MAX;
@@ -79,6 +84,8 @@ pub struct SearchStats {
 /// A backoff scheduler that searches incrementally (see the module docs).
 pub struct IncrementalScheduler {
     rules: HashMap<Symbol, RuleState>,
+    /// The pattern rules' left sides, searched class by class (`batch`).
+    searchers: HashMap<Symbol, ClassSearcher>,
     match_limit: usize,
     ban_length: usize,
     /// The deepest reach of any rule: how far up changes are propagated.
@@ -89,11 +96,12 @@ pub struct IncrementalScheduler {
     dist: Vec<u8>,
     /// The classes within reach of a change, by id.
     near: Vec<Id>,
-    /// The same classes grouped by the operations they hold (a pattern only matches classes
-    /// holding its root operation).
-    near_by_op: HashMap<Kind, Vec<Id>>,
     /// The same classes that hold a sample e-node (what the texture rules match).
     near_samples: Vec<Id>,
+    /// The operations each class of `near` holds, flat: those of `near[j]` end at
+    /// `near_kind_ends[j]` (for the batched search, which visits `near` once for all rules).
+    near_kinds: Vec<Kind>,
+    near_kind_ends: Vec<u32>,
     /// Whether a snapshot was taken before (the first iteration searches everything).
     primed: bool,
     /// Search every rule over the whole e-graph in every iteration (egg's behaviour).
@@ -124,8 +132,13 @@ impl IncrementalScheduler {
             })
             .collect();
         let max_depth = rules.iter().map(|r| r.search_depth).max().unwrap_or(0);
+        let searchers = rules
+            .iter()
+            .filter_map(|r| Some((r.rewrite.name, r.class_searcher()?)))
+            .collect();
         IncrementalScheduler {
             rules: states,
+            searchers,
             match_limit,
             ban_length,
             // `dist` holds distances in a byte; no real pattern comes near.
@@ -133,8 +146,9 @@ impl IncrementalScheduler {
             prints: Vec::new(),
             dist: Vec::new(),
             near: Vec::new(),
-            near_by_op: HashMap::default(),
             near_samples: Vec::new(),
+            near_kinds: Vec::new(),
+            near_kind_ends: Vec::new(),
             primed: false,
             always_full: false,
             stats: Rc::default(),
@@ -183,8 +197,9 @@ impl IncrementalScheduler {
             }
         }
         self.near.clear();
-        self.near_by_op.clear();
         self.near_samples.clear();
+        self.near_kinds.clear();
+        self.near_kind_ends.clear();
         self.prints.resize(n, 0);
         self.dist.resize(n, FAR);
         let mut frontier: Vec<Id> = Vec::new();
@@ -243,10 +258,11 @@ impl IncrementalScheduler {
             for node in &class.nodes {
                 if last != Some(node.kind) {
                     last = Some(node.kind);
-                    self.near_by_op.entry(node.kind).or_default().push(c);
+                    self.near_kinds.push(node.kind);
                     sample |= matches!(node.kind, Kind::Sample(_));
                 }
             }
+            self.near_kind_ends.push(self.near_kinds.len() as u32);
             if sample {
                 self.near_samples.push(c);
             }
@@ -266,8 +282,13 @@ impl IncrementalScheduler {
         let dist = &self.dist;
         // The rule's own root (a lazily built rule's pattern is not asked for: that would
         // build it); a rule the scheduler was not told about, its pattern's.
+        let holding;
         let near = match root.or_else(|| root_op(rw.searcher.get_pattern_ast())) {
-            Some(op) => self.near_by_op.get(&op).map_or(&[][..], Vec::as_slice),
+            // (A pattern only matches classes holding its root operation.)
+            Some(op) => {
+                holding = self.near_holding(op);
+                &holding[..]
+            }
             None if samples => &self.near_samples[..],
             None => &self.near[..],
         };
@@ -289,6 +310,125 @@ impl IncrementalScheduler {
         }
         out
     }
+
+    /// The classes of `near` holding an `op` e-node, in id order. (Only a rule searched by
+    /// itself asks; the batched search reads `near_kinds` directly, so the snapshot no longer
+    /// groups the classes by operation in a hash map every iteration.)
+    fn near_holding(&self, op: Kind) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (&c, &end) in self.near.iter().zip(&self.near_kind_ends) {
+            let kinds = &self.near_kinds[start..end as usize];
+            start = end as usize;
+            out.extend(kinds.iter().filter(|&&k| k == op).map(|_| c));
+        }
+        out
+    }
+
+    /// How `rw` is searched in `iteration`, and the most matches it may find before it is
+    /// banned (`egg`'s backoff: the limit doubles with each ban; mandatory rules have none).
+    fn plan(&mut self, iteration: usize, rw: &Rewrite<Node, FactAnalysis>) -> (Plan, usize) {
+        let max_depth = self.max_depth;
+        let state = *self.rules.entry(rw.name).or_insert(RuleState {
+            // A rule the scheduler was not told about: assume the deepest reach.
+            depth: max_depth,
+            mandatory: false,
+            root: None,
+            samples: false,
+            times_banned: 0,
+            banned_until: 0,
+            searched_at: None,
+        });
+        if iteration < state.banned_until {
+            return (Plan::Banned, 0);
+        }
+        let threshold = if state.mandatory {
+            usize::MAX
+        } else {
+            let factor = 1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX);
+            self.match_limit.saturating_mul(factor)
+        };
+        let incremental = !self.always_full
+            && state.searched_at.is_some()
+            && state.searched_at == iteration.checked_sub(1);
+        let limit = threshold.saturating_add(1);
+        let plan = if incremental {
+            Plan::Near {
+                root: state.root,
+                samples: state.samples,
+                depth: state.depth.min(max_depth),
+                limit,
+            }
+        } else {
+            Plan::Full { limit }
+        };
+        (plan, threshold)
+    }
+
+    /// One rule's search by itself (`None` when it is banned).
+    fn search_one<'a>(
+        &mut self,
+        egraph: &EGraph,
+        rw: &'a Rewrite<Node, FactAnalysis>,
+        plan: Plan,
+    ) -> Option<Vec<SearchMatches<'a, Node>>> {
+        match plan {
+            Plan::Banned => None,
+            Plan::Full { limit } => {
+                self.count(|s| s.full += 1);
+                Some(rw.search_with_limit(egraph, limit))
+            }
+            Plan::Near {
+                root,
+                samples,
+                depth,
+                limit,
+            } => Some(self.search_near(egraph, rw, root, samples, depth, limit)),
+        }
+    }
+
+    /// Bans `rw` if it found more than `threshold` matches (then it applies none), else
+    /// records its complete search.
+    fn settle<'a>(
+        &mut self,
+        iteration: usize,
+        rw: &Rewrite<Node, FactAnalysis>,
+        threshold: usize,
+        matches: Vec<SearchMatches<'a, Node>>,
+    ) -> Vec<SearchMatches<'a, Node>> {
+        let found: usize = matches.iter().map(|m| m.substs.len()).sum();
+        let Some(state) = self.rules.get_mut(&rw.name) else {
+            return matches;
+        };
+        if found > threshold {
+            let length = self
+                .ban_length
+                .saturating_mul(1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX));
+            state.times_banned = state.times_banned.saturating_add(1);
+            state.banned_until = iteration.saturating_add(length);
+            state.searched_at = None;
+            return Vec::new();
+        }
+        state.searched_at = Some(iteration);
+        matches
+    }
+}
+
+/// How a rule is searched in one iteration.
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    /// Banned: not at all.
+    Banned,
+    /// Over the whole e-graph, up to `limit` matches.
+    Full { limit: usize },
+    /// In the classes within `depth` of a change holding `root` (or a sample e-node, or any),
+    /// up to `limit` matches.
+    Near {
+        root: Option<Kind>,
+        samples: bool,
+        depth: usize,
+        limit: usize,
+    },
 }
 
 /// The operation at the root of a pattern, if the searcher has one.
@@ -335,13 +475,17 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
         limits: &RunnerLimits,
     ) -> RunnerResult<Vec<Vec<SearchMatches<'a, Node>>>> {
         self.snapshot(egraph);
-        let mut all = Vec::with_capacity(rewrites.len());
-        for rw in rewrites {
-            all.push(self.search_rewrite(iteration, egraph, rw));
-            self.sync_clock();
-            limits.check_limits(iteration, egraph)?;
+        let plans: Vec<(Plan, usize)> =
+            rewrites.iter().map(|rw| self.plan(iteration, rw)).collect();
+        let mut all = self.search_batched(egraph, rewrites, &plans);
+        for (i, rw) in rewrites.iter().enumerate() {
+            if let Some(found) = all[i].take() {
+                all[i] = Some(self.settle(iteration, rw, plans[i].1, found));
+            }
         }
-        Ok(all)
+        self.sync_clock();
+        limits.check_limits(iteration, egraph)?;
+        Ok(all.into_iter().map(Option::unwrap_or_default).collect())
     }
 
     fn apply_rewrite(
@@ -362,58 +506,11 @@ impl RewriteScheduler<Node, FactAnalysis> for IncrementalScheduler {
         egraph: &EGraph,
         rw: &'a Rewrite<Node, FactAnalysis>,
     ) -> Vec<SearchMatches<'a, Node>> {
-        let max_depth = self.max_depth;
-        let state = *self.rules.entry(rw.name).or_insert(RuleState {
-            // A rule the scheduler was not told about: assume the deepest reach.
-            depth: max_depth,
-            mandatory: false,
-            root: None,
-            samples: false,
-            times_banned: 0,
-            banned_until: 0,
-            searched_at: None,
-        });
-        if iteration < state.banned_until {
-            return Vec::new();
+        let (plan, threshold) = self.plan(iteration, rw);
+        match self.search_one(egraph, rw, plan) {
+            Some(found) => self.settle(iteration, rw, threshold, found),
+            None => Vec::new(),
         }
-        let threshold = if state.mandatory {
-            usize::MAX
-        } else {
-            let factor = 1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX);
-            self.match_limit.saturating_mul(factor)
-        };
-        let incremental = !self.always_full
-            && state.searched_at.is_some()
-            && state.searched_at == iteration.checked_sub(1);
-        let limit = threshold.saturating_add(1);
-        let matches = if incremental {
-            self.search_near(
-                egraph,
-                rw,
-                state.root,
-                state.samples,
-                state.depth.min(max_depth),
-                limit,
-            )
-        } else {
-            self.count(|s| s.full += 1);
-            rw.search_with_limit(egraph, limit)
-        };
-        let found: usize = matches.iter().map(|m| m.substs.len()).sum();
-        let Some(state) = self.rules.get_mut(&rw.name) else {
-            return matches;
-        };
-        if found > threshold {
-            let length = self
-                .ban_length
-                .saturating_mul(1usize.checked_shl(state.times_banned).unwrap_or(usize::MAX));
-            state.times_banned = state.times_banned.saturating_add(1);
-            state.banned_until = iteration.saturating_add(length);
-            state.searched_at = None;
-            return Vec::new();
-        }
-        state.searched_at = Some(iteration);
-        matches
     }
 }
 

@@ -97,8 +97,11 @@ struct Table {
 
 impl Table {
     fn new(egraph: &EGraph, cost: &impl Fn(&Node, &Facts) -> f64) -> Table {
-        let mut ids: Vec<Id> = egraph.classes().map(|c| c.id).collect();
-        ids.sort_unstable();
+        // The classes themselves, sorted by id: looking each up by id would hash into `egg`'s
+        // class table, a cache miss per class in large functions.
+        let mut classes: Vec<&egg::EClass<Node, Facts>> = egraph.classes().collect();
+        classes.sort_unstable_by_key(|c| c.id);
+        let ids: Vec<Id> = classes.iter().map(|c| c.id).collect();
         let mut index = vec![NONE; egraph.nodes().len().max(1) + 1];
         for (i, &id) in ids.iter().enumerate() {
             let slot = usize::from(id);
@@ -112,8 +115,7 @@ impl Table {
         let mut kid_start = vec![0u32];
         let mut kid_list = Vec::new();
         let mut users = vec![0u32; ids.len() + 1];
-        for &id in &ids {
-            let class = &egraph[id];
+        for class in classes {
             node_start.push(own.len() as u32);
             for n in &class.nodes {
                 own.push(cost(n, &class.data));
@@ -331,13 +333,24 @@ fn finish(egraph: &EGraph, t: &Table, roots: &[u32], choice: &[u32]) -> Extracti
         dag_cost: dag_cost(t, &order, choice),
         ..Extraction::default()
     };
+    // The classes by dense number, from one pass over them (see `Table::new`).
+    let mut classes: Vec<Option<&egg::EClass<Node, Facts>>> = vec![None; t.ids.len()];
+    for class in egraph.classes() {
+        if let Some(slot) = t.index.get(usize::from(class.id)) {
+            if let Some(entry) = classes.get_mut(*slot as usize) {
+                *entry = Some(class);
+            }
+        }
+    }
+    ex.choice.reserve(order.len());
     for &c in &order {
         let (c, i) = (c as usize, choice[c as usize] as usize);
         let id = t.ids[c];
         if t.own(c, i).is_infinite() {
             ex.unavailable.push(id);
         }
-        ex.choice.insert(id, egraph[id].nodes[i].clone());
+        let class = classes[c].unwrap_or_else(|| &egraph[id]);
+        ex.choice.insert(id, class.nodes[i].clone());
     }
     ex
 }

@@ -204,6 +204,30 @@ impl Searcher<Node, FactAnalysis> for LazySearcher {
     }
 }
 
+impl LazySearcher {
+    /// The rule's matches in one class before the literal and guard checks, as its full search
+    /// finds them class by class (built at the first call; a rule that fails to build matches
+    /// nothing).
+    pub(super) fn unfiltered(&self, egraph: &EGraph, eclass: Id, limit: usize) -> Vec<Subst> {
+        match self.0.get() {
+            Ok(b) => b.searcher.unfiltered(egraph, eclass, limit),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Whether a match passes the rule's literal checks and guard.
+    pub(super) fn accepts(&self, egraph: &EGraph, subst: &Subst) -> bool {
+        self.0
+            .get()
+            .is_ok_and(|b| b.searcher.accepts(egraph, subst))
+    }
+
+    /// The operation at the root of the left side.
+    pub(super) fn root(&self) -> Kind {
+        self.0.root()
+    }
+}
+
 /// The right side of a lazily built rule as an `egg` applier.
 pub(super) struct LazyApplier(pub(super) Arc<Lazy>);
 

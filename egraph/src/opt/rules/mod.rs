@@ -234,6 +234,34 @@ impl core::fmt::Debug for PatternSides {
     }
 }
 
+/// A pattern rule's left side searched one class at a time, as its full search visits the
+/// classes holding its root operation: the scheduler searches many rules class by class
+/// (`incremental`), so that a class is read once for all the rules rooted at its operations.
+pub struct ClassSearcher(LazySearcher);
+
+impl ClassSearcher {
+    /// The operation at the root of the left side.
+    pub fn root(&self) -> Kind {
+        self.0.root()
+    }
+
+    /// The matches in `eclass` before the literal and guard checks (at most `limit`: a full
+    /// search counts its limit in these).
+    pub fn unfiltered(
+        &self,
+        egraph: &super::EGraph,
+        eclass: egg::Id,
+        limit: usize,
+    ) -> Vec<egg::Subst> {
+        self.0.unfiltered(egraph, eclass, limit)
+    }
+
+    /// Whether a match passes the literal checks and the guard.
+    pub fn accepts(&self, egraph: &super::EGraph, subst: &egg::Subst) -> bool {
+        self.0.accepts(egraph, subst)
+    }
+}
+
 /// A rule ready to run: its `egg` rewrite and the facts the report and checker need.
 #[derive(Clone)]
 pub struct Rule {
@@ -412,6 +440,15 @@ impl Rule {
                 Ok(())
             }
             Origin::Custom(_) => Ok(()),
+        }
+    }
+
+    /// A pattern rule's left side as a searcher of one class at a time
+    /// ([`ClassSearcher`]); `None` for rules with their own searchers.
+    pub fn class_searcher(&self) -> Option<ClassSearcher> {
+        match &self.origin {
+            Origin::Pattern(sides) => Some(ClassSearcher(LazySearcher(Arc::clone(&sides.0)))),
+            Origin::Custom(_) => None,
         }
     }
 

@@ -210,7 +210,16 @@ impl LhsSearcher {
         }
     }
 
-    fn accepts(&self, egraph: &EGraph, subst: &Subst) -> bool {
+    /// `egg`'s matches in one class before the literal and guard checks ([`Self::accepts`]):
+    /// a full search counts its limit in these, before filtering.
+    pub(super) fn unfiltered(&self, egraph: &EGraph, eclass: Id, limit: usize) -> Vec<Subst> {
+        self.pattern()
+            .search_eclass_with_limit(egraph, eclass, limit)
+            .map_or_else(Vec::new, |m| m.substs)
+    }
+
+    /// Whether a match passes the literal checks and the guard.
+    pub(super) fn accepts(&self, egraph: &EGraph, subst: &Subst) -> bool {
         for (v, lit) in &self.lits {
             let Some(&id) = subst.get(*v) else {
                 return false;
