@@ -21,16 +21,26 @@ use agxc_tests::run::{
 /// instead), a corpus defect reported to the corpus's owner, or a front-end or interpreter bug
 /// reported to its owner; it goes when the cause is fixed. An entry for a case that passes
 /// fails the test, so the list cannot go stale.
-const KNOWN_DIFFERENCES: &[KnownDifference] = &[KnownDifference {
-    case: "sw_raytracing",
-    // One pixel (x=3, y=5), channels r, g and b.
-    allowance: Allowance::Elements(3),
-    reason: "numerics: that pixel's primary ray meets the planes y = -4 and z = -4 exactly on \
+const KNOWN_DIFFERENCES: &[KnownDifference] = &[
+    KnownDifference {
+        case: "sw_raytracing",
+        // One pixel (x=3, y=5), channels r, g and b.
+        allowance: Allowance::Elements(3),
+        reason: "numerics: that pixel's primary ray meets the planes y = -4 and z = -4 exactly on \
                  their common edge (t = 11.6833214 for both in exact arithmetic); which plane wins \
                  `t < resT` depends on the last bit of normalize() (x / |x| gives equal f32 t, \
                  x * inversesqrt(dot) a smaller t for z = -4). Not a bug on either side; moving \
                  the camera a little would avoid the tie (reported to the corpus owner)",
-}];
+    },
+    KnownDifference {
+        case: "int_div_mod_signs",
+        // Fields 1, 5 and 7 of the 256 records where the operands' signs differ.
+        allowance: Allowance::Elements(336),
+        reason: "oracle: lavapipe (Mesa 22.3.6) computes `OpSMod` by a divisor that is not a \
+                 constant positive power of two as `OpSRem` (the sign of the dividend: -7 smod \
+                 2 = -1, where SPIR-V gives 1); docs/oracles.md",
+    },
+];
 
 /// Writes to the process's stderr directly: libtest captures `eprint!` of passing tests.
 fn announce(text: &str) {

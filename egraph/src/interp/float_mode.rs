@@ -1,4 +1,4 @@
-//! Float modes: how the interpreter treats f32 denormals.
+//! Float modes: how the interpreter treats f32 denormals and NaN results.
 //!
 //! The reference semantics ([`FloatMode::Ieee`]) keep denormals, as IEEE 754 and the operation
 //! table's evaluation functions do. [`FloatMode::FlushF32Denormals`] models the G13, whose fp32
@@ -23,7 +23,13 @@
 //!   own bits, like `select`;
 //! - every other operation, target operations included, reads each f32 operand flushed
 //!   (a denormal becomes the zero of its sign) and flushes an f32 result; f16 operands and
-//!   results keep their denormals.
+//!   results keep their denormals;
+//! - a NaN result of such an operation is the default NaN, `0x7FC00000` (f32) or `0x7E00` (f16),
+//!   whatever the operands' payloads and signs: the G13 returns it from every float
+//!   instruction (`seeds/ERRATA.md`, and the simulator's `float` module). The bits show only
+//!   where a shader reads a float's bits as an integer (`floatBitsToUint`, `packHalf2x16` of a
+//!   NaN operand); `bitcast`, `select`, `fmin`/`fmax` and compare-and-select keep an operand's
+//!   bits as above.
 //!
 //! Loads, stores, constants, stage inputs and outputs move bits and flush nothing; derivatives
 //! subtract as `fsub` does in the mode. Texture coordinate arithmetic is not affected.
@@ -31,14 +37,14 @@
 use crate::ir::{Const, CustomOp, PureOp, Signature, Type};
 use smallvec::SmallVec;
 
-/// How a run treats f32 denormals (see the module docs).
+/// How a run treats f32 denormals and NaN results (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FloatMode {
     /// IEEE 754 with denormals kept: the reference semantics.
     #[default]
     Ieee,
     /// The G13's: f32 denormal operands and f32 results of float operations are flushed to the
-    /// zero of their sign; f16 keeps denormals.
+    /// zero of their sign (f16 keeps denormals), and a NaN result is the default NaN.
     FlushF32Denormals,
 }
 
@@ -48,6 +54,16 @@ pub fn flush_f32_denormal(c: Const) -> Const {
         Const::from_bits(Type::F32, c.bits() & 0x8000_0000)
     } else {
         c
+    }
+}
+
+/// A float operation's result as the G13 returns it: flushed if an f32 denormal, the default NaN
+/// of its type if a NaN.
+fn g13_result(c: Const) -> Const {
+    match c.ty() {
+        Type::F32 if c.is_nan() => Const::from_bits(Type::F32, 0x7FC0_0000),
+        Type::F16 if c.is_nan() => Const::from_bits(Type::F16, 0x7E00),
+        _ => flush_f32_denormal(c),
     }
 }
 
@@ -87,7 +103,7 @@ impl FloatMode {
             FloatMode::FlushF32Denormals => match op {
                 PureOp::Bitcast | PureOp::Select => op.eval(args, result),
                 PureOp::Fmin | PureOp::Fmax => select_by_flushed(op, args, result),
-                _ => flush_f32_denormal(op.eval(&flushed(args), result)),
+                _ => g13_result(op.eval(&flushed(args), result)),
             },
         }
     }
@@ -105,7 +121,7 @@ impl FloatMode {
                     }
                     op.eval(&compared, result)
                 }
-                _ => flush_f32_denormal(op.eval(&flushed(args), result)),
+                _ => g13_result(op.eval(&flushed(args), result)),
             },
         }
     }
@@ -237,6 +253,41 @@ mod tests {
         assert_eq!(
             FTZ.eval_pure(PureOp::Fmin, &[f(f32::NAN), tiny], Type::F32),
             tiny
+        );
+    }
+
+    #[test]
+    fn nan_results_are_the_default_nan() {
+        // A quiet NaN with a payload and the sign set: arithmetic and conversions return the
+        // G13's default NaN, IEEE mode keeps what the host computes, bit moves keep the bits.
+        let nan = bits(0xffc0_1234);
+        assert_eq!(
+            FTZ.eval_pure(PureOp::Fmul, &[nan, f(0.5)], Type::F32)
+                .bits(),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            FTZ.eval_pure(PureOp::Fneg, &[nan], Type::F32).bits(),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            FTZ.eval_pure(PureOp::Fcvt, &[nan], Type::F16).bits(),
+            0x7e00
+        );
+        assert_ne!(
+            FloatMode::Ieee
+                .eval_pure(PureOp::Fneg, &[nan], Type::F32)
+                .bits(),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            FTZ.eval_pure(PureOp::Bitcast, &[nan], Type::I32).bits(),
+            0xffc0_1234
+        );
+        assert_eq!(
+            FTZ.eval_pure(PureOp::Select, &[Const::bool(true), nan, f(1.0)], Type::F32)
+                .bits(),
+            0xffc0_1234
         );
     }
 
