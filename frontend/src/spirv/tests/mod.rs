@@ -3,4 +3,5 @@
 mod atomics;
 mod kernel;
 mod lowering;
+mod nesting;
 mod switch;
