@@ -234,6 +234,13 @@ fn bind(
                 sim.set_uniform64(index, addr)?;
             }
             UniformContent::PushWord(k) => sim.set_uniform32(index, word(k))?,
+            // The tables the front end moved to memory (see `abi`, "Constant data").
+            UniformContent::ConstantData => {
+                let data = &binary.metadata.abi.constant_data;
+                let addr = sim.alloc_bytes(data)?;
+                regions.add(addr, data.len() as u64, Resource::ConstantData);
+                sim.set_uniform64(index, addr)?;
+            }
             // A push range: preloaded from the buffer bound now, so that a binary stays right
             // when the contents change between dispatches (zero past the end, like push words).
             UniformContent::BufferWord(b, k) => {

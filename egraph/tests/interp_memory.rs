@@ -373,3 +373,54 @@ fn stores_to_uniform_buffers_are_errors() {
     assert!(err.to_string().contains("inst2"), "{err}");
     assert_eq!(bytes_u32(res.buffer_data(Binding::new(0, 0)).unwrap()), [0]);
 }
+
+/// A function reading its own constant data at a dynamic offset (the table of a large constant
+/// array), as the SPIR-V front end emits it.
+const TABLE: &str = "
+function @table compute local_size(4, 1, 1) constants(0x3fc00000, 0x00000007, 0xbf800000, 0xfffffffe) {
+block0:
+    v0:i32 = builtin local_id.x
+    v1:i32 = const 1
+    v2:i32 = umin v0, v1
+    v3:i32 = const 8
+    v4:i32 = imul v2, v3
+    v5:f32, v6:i32 = load constant [v4]
+    v7:i32 = imul v0, v3
+    store storage(0, 0) [v7], v5, v6
+    return
+}
+";
+
+#[test]
+fn constant_data_is_read_only_memory_of_the_function() {
+    let func = parse(TABLE);
+    assert_eq!(
+        bytes_u32(&func.constant_data),
+        [0x3fc0_0000, 7, 0xbf80_0000, 0xffff_fffe]
+    );
+    // The text form prints the data back as it was read.
+    assert_eq!(parse(&func.to_string()).constant_data, func.constant_data);
+    let (res, _) = run_compute_text(TABLE, [1, 1, 1], &[vec![0; 32]]).unwrap();
+    let out = bytes_u32(res.buffer_data(Binding::new(0, 0)).unwrap());
+    // Lanes 1..4 clamp to entry 1.
+    let one = [0xbf80_0000, 0xffff_fffe];
+    assert_eq!(out[..2], [0x3fc0_0000, 7]);
+    for lane in 1..4 {
+        assert_eq!(out[2 * lane..2 * lane + 2], one);
+    }
+    // Past the end of the data is an error, and so is a store to it.
+    let err = run_compute_text(
+        &TABLE.replace("[v4]", "[v4 + 12]"),
+        [1, 1, 1],
+        &[vec![0; 32]],
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("constant"), "{err}");
+    let store = TABLE.replace(
+        "store storage(0, 0) [v7], v5, v6",
+        "store constant [v7], v5, v6",
+    );
+    let mut res = Resources::new();
+    res.bind_storage(Binding::new(0, 0), vec![0; 32]);
+    assert!(run(&parse(&store), &mut res).is_err());
+}

@@ -21,6 +21,8 @@ pub enum Resource {
     VertexInput(u32),
     /// A vertex output slot.
     VertexOutput,
+    /// The shader's constant data.
+    ConstantData,
 }
 
 impl std::fmt::Display for Resource {
@@ -31,6 +33,7 @@ impl std::fmt::Display for Resource {
             Resource::PushConstants => f.write_str("the push constants"),
             Resource::VertexInput(l) => write!(f, "vertex attributes at location {l}"),
             Resource::VertexOutput => f.write_str("a vertex output"),
+            Resource::ConstantData => f.write_str("the shader's constant data"),
         }
     }
 }

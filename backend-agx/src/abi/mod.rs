@@ -23,6 +23,7 @@
 //! | `VertexInput(location)` | 64 | address of the attribute array of a location |
 //! | `VertexOutput(slot)` | 64 | address of an output array (per location; see below) |
 //! | `Constant(bits)` | 32 | the constant `bits` (constant pool; see below) |
+//! | `ConstantData` | 64 | device address of a copy of [`Abi::constant_data`] (see below) |
 //! | `Preamble(k)` | 32 | result `k` of the preamble (not preloaded; see below) |
 //!
 //! A load from the push constants at a constant offset reads `PushWord` uniforms directly; a
@@ -45,6 +46,15 @@
 //! of the shader, one per distinct value, a 16-bit constant in the low half of its word (high
 //! half zero). Which constants are promoted is the `promote` pass's heuristic; the runtime only
 //! copies each word's bits into its uniform before a dispatch, like any other content.
+//!
+//! # Constant data
+//! A large constant table indexed dynamically (a GLSL `const vec2 disk[64]` read as
+//! `disk[i]`) would cost a compare and a select per element in registers; the front end puts
+//! such tables in the function's read-only data (`constant` loads in the IR) instead, as
+//! Mesa's `nir_opt_large_constants` does. The binary carries the bytes
+//! ([`Abi::constant_data`]); the runtime copies them to device memory once per dispatch or
+//! draw and puts their address in the `ConstantData` uniforms, and the shader reads them with
+//! `device_load`.
 //!
 //! # Preamble
 //! Work that depends only on uniforms and constants (the reciprocal of a texture size, the
@@ -144,6 +154,8 @@ pub enum UniformContent {
     Constant(u32),
     /// Result `k` of the preamble: written by its `uniform_store`, not preloaded.
     Preamble(u16),
+    /// Device address of a copy of [`Abi::constant_data`] (64-bit).
+    ConstantData,
 }
 
 impl UniformContent {
@@ -153,7 +165,8 @@ impl UniformContent {
             UniformContent::BufferAddress(_)
             | UniformContent::PushAddress
             | UniformContent::VertexInput(_)
-            | UniformContent::VertexOutput(_) => 2,
+            | UniformContent::VertexOutput(_)
+            | UniformContent::ConstantData => 2,
             _ => 1,
         }
     }
@@ -181,6 +194,7 @@ impl fmt::Display for UniformContent {
             UniformContent::VertexOutput(s) => write!(f, "address of vertex output {s:?}"),
             UniformContent::Constant(bits) => write!(f, "constant {bits:#010x}"),
             UniformContent::Preamble(k) => write!(f, "preamble result {k}"),
+            UniformContent::ConstantData => f.write_str("address of the constant data"),
         }
     }
 }
@@ -215,6 +229,9 @@ pub struct Abi {
     pub flat_varyings: Vec<u32>,
     /// Every flat varying component read, with the type it is read as (see the module docs).
     pub flat_inputs: Vec<FlatInput>,
+    /// The shader's read-only data (the IR function's `constant_data`), which the runtime
+    /// copies to memory for the `ConstantData` uniforms.
+    pub constant_data: Vec<u8>,
 }
 
 /// A flat fragment input: the varying component it reads and the type it reads it as.
@@ -301,6 +318,9 @@ impl Abi {
                         }
                     }
                     AddressSpace::Workgroup => {}
+                    AddressSpace::Constant => {
+                        need.insert(UniformContent::ConstantData);
+                    }
                 },
                 EffectOp::Atomic(_, access) => {
                     if let AddressSpace::Storage(b) = access.space {
@@ -481,6 +501,7 @@ impl Abi {
             varyings: varyings.into_iter().collect(),
             flat_varyings: flat.into_iter().collect(),
             flat_inputs: flat_inputs.into_iter().collect(),
+            constant_data: func.constant_data.clone(),
         })
     }
 

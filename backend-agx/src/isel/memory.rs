@@ -113,6 +113,7 @@ impl Isel<'_> {
             AddressSpace::Workgroup => {
                 return self.shared_access(access, offset, results, &types, false)
             }
+            AddressSpace::Constant => self.abi_uniform(UniformContent::ConstantData)?,
         };
         for run in runs(&types) {
             let (off, shift) = self.element_offset(offset, access.offset + run.pos, run.size)?;

@@ -320,5 +320,6 @@ pub(crate) fn space_name(space: AddressSpace) -> String {
         AddressSpace::Uniform(b) => format!("uniform({}, {})", b.set, b.binding),
         AddressSpace::PushConstant => "push".into(),
         AddressSpace::Workgroup => "shared".into(),
+        AddressSpace::Constant => "constant".into(),
     }
 }

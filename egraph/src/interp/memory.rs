@@ -22,6 +22,7 @@ use crate::ir::{AddressSpace, AtomicOp, Binding, Const, Inst, MemAccess, Type};
 fn readable<'m>(
     resources: &'m ResourcesRef<'_>,
     shared: &'m [u8],
+    constant: &'m [u8],
     inst: Inst,
     space: AddressSpace,
 ) -> Result<&'m [u8], InterpError> {
@@ -31,6 +32,7 @@ fn readable<'m>(
         AddressSpace::Uniform(b) => buffer(res.buffer(b), inst, b, BufferKind::Uniform),
         AddressSpace::PushConstant => Ok(res.push_constants()),
         AddressSpace::Workgroup => Ok(shared),
+        AddressSpace::Constant => Ok(constant),
     }
 }
 
@@ -132,7 +134,13 @@ impl Machine<'_> {
         let results = &func.insts[inst].results;
         for lane in mask.lanes() {
             let mut at = self.address(inst, access, lane)?;
-            let mem = readable(&self.resources, &self.shared, inst, access.space)?;
+            let mem = readable(
+                &self.resources,
+                &self.shared,
+                &func.constant_data,
+                inst,
+                access.space,
+            )?;
             for &r in results {
                 let ty = func.value_type(r);
                 let start = check_range(inst, access.space, at, ty.bytes(), mem.len())?;
@@ -165,7 +173,9 @@ impl Machine<'_> {
                 buffer(res.buffer(b), inst, b, BufferKind::Storage)?;
             }
             AddressSpace::Workgroup => {}
-            AddressSpace::Uniform(_) | AddressSpace::PushConstant => return Err(read_only()),
+            AddressSpace::Uniform(_) | AddressSpace::PushConstant | AddressSpace::Constant => {
+                return Err(read_only())
+            }
         }
         for lane in mask.lanes() {
             if self.helper.get(lane) {

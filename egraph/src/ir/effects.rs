@@ -76,6 +76,10 @@ pub enum AddressSpace {
     PushConstant,
     /// Workgroup-shared memory.
     Workgroup,
+    /// The function's own read-only data ([`crate::ir::Function::constant_data`]): tables the
+    /// front end placed in memory rather than in registers (a large constant array indexed
+    /// dynamically), which the runtime supplies with the binary.
+    Constant,
 }
 
 impl AddressSpace {

@@ -250,6 +250,9 @@ pub struct Function {
     /// member), 0 when it declares none or the front end does not know. A run must supply at
     /// least this many bytes.
     pub push_constant_bytes: u32,
+    /// Read-only data that `constant` loads read (a multiple of 4 bytes, little endian):
+    /// constant tables the front end moved out of registers. Empty for most functions.
+    pub constant_data: Vec<u8>,
     /// All values.
     pub values: PrimaryMap<Value, ValueData>,
     /// All instructions.
@@ -271,6 +274,7 @@ impl Function {
             modes: ExecutionModes::default(),
             shared_memory: 0,
             push_constant_bytes: 0,
+            constant_data: Vec::new(),
             values: PrimaryMap::new(),
             insts: PrimaryMap::new(),
             blocks,

@@ -370,6 +370,7 @@ fn emit(
     out.modes = input.modes;
     out.shared_memory = input.shared_memory;
     out.push_constant_bytes = input.push_constant_bytes;
+    out.constant_data = input.constant_data.clone();
     let new_entry = out.entry;
     let mut dense_relaxed = ById::new(p.egraph, false);
     for &c in relaxed {

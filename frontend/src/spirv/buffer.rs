@@ -280,7 +280,7 @@ impl<'m> Lowerer<'m> {
         }
     }
     /// One IR load of consecutive scalars; booleans are stored as 32-bit integers.
-    fn load_scalars(
+    pub(crate) fn load_scalars(
         &mut self,
         space: AddressSpace,
         base: Value,

@@ -64,6 +64,8 @@ pub(crate) struct Lowerer<'m> {
     prologue: usize,
     const_cache: HashMap<Const, Value>,
     const_agg_cache: HashMap<Id, Agg>,
+    /// Byte offset of each constant table already in `func.constant_data` (`table.rs`).
+    pub tables: HashMap<Vec<u8>, u32>,
     pub input_cache: HashMap<EffectOp, Value>,
     /// The value of each Input variable read so far.
     pub input_aggs: HashMap<Id, Agg>,
@@ -126,6 +128,7 @@ impl<'m> Lowerer<'m> {
             prologue: 0,
             const_cache: HashMap::new(),
             const_agg_cache: HashMap::new(),
+            tables: HashMap::new(),
             input_cache: HashMap::new(),
             input_aggs: HashMap::new(),
             unreadable_inputs: std::collections::HashSet::new(),

@@ -2,7 +2,8 @@
 //!
 //! - Function and Private variables, and stage outputs, are promoted: their contents live in the
 //!   environment as IR values ([`Key::Var`]), a store replaces them and a load reads them, so no
-//!   memory traffic is left. A dynamic index becomes a chain of `select`s over the elements.
+//!   memory traffic is left. A dynamic index becomes a chain of `select`s over the elements,
+//!   or a load from the function's constant data for a large constant array (`table.rs`).
 //! - Stage inputs are read once, in the prologue (see `io.rs`).
 //! - Storage and uniform buffers, push constants and workgroup memory are byte-addressed: an
 //!   access chain accumulates a constant and a dynamic byte offset following the layout
@@ -400,7 +401,8 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// `items[index]` as a chain of selects (out-of-range indices read element 0).
+    /// `items[index]` as a chain of selects (out-of-range indices read element 0), or, for a
+    /// large constant table, one load from the constant data (`table.rs`).
     pub fn select_dynamic(
         &mut self,
         inst: &Inst,
@@ -410,6 +412,9 @@ impl<'m> Lowerer<'m> {
         let Some(mut acc) = items.first().cloned() else {
             return Err(inst.invalid("dynamic index into an empty composite"));
         };
+        if let Some(read) = self.table_read(index, items) {
+            return Ok(read);
+        }
         let ty = self.ty(index);
         for (j, item) in items.iter().enumerate().skip(1) {
             let k = self.iconst(ty, j as i64);

@@ -113,6 +113,7 @@ mod module;
 mod storage_image;
 mod stream;
 mod switch;
+mod table;
 mod types;
 mod value;
 

@@ -30,9 +30,11 @@
 //!   `\\`, `\n`, `\t` and `\u{..}` escapes);
 //! - `local_size(..)` prints for a non-compute function too when it differs from the default,
 //!   and `shared(N)` for any stage when N > 0, `push_constants(N)` (the push-constant block's
-//!   size) when N > 0.
+//!   size) when N > 0, and `constants(0xWORD, ...)` (the function's read-only data, as
+//!   little-endian 32-bit words in hex) when it has any.
 //!
-//! Memory effects put the address in brackets after the space: `load SPACE [vA + OFF]`,
+//! Memory effects put the address in brackets after the space (`storage(S, B)`,
+//! `uniform(S, B)`, `push`, `shared`, `constant`): `load SPACE [vA + OFF]`,
 //! `store SPACE [vA + OFF], vX, ...`, and the atomics name their operation first:
 //! `v5:i32 = atomic add storage(0, 1) [vA + 4], vX` or `atomic cmpxchg shared [vA], vCmp, vX`
 //! ([`AtomicOp`](crate::ir::AtomicOp) names).

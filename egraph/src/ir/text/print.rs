@@ -129,6 +129,17 @@ fn write_header(f: &mut fmt::Formatter<'_>, func: &Function) -> fmt::Result {
     if func.push_constant_bytes > 0 {
         write!(f, " push_constants({})", func.push_constant_bytes)?;
     }
+    if !func.constant_data.is_empty() {
+        // Little-endian words in hex; `parse` reads them back exactly.
+        f.write_str(" constants(")?;
+        for (i, w) in func.constant_data.chunks(4).enumerate() {
+            let mut b = [0u8; 4];
+            b[..w.len()].copy_from_slice(w);
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}0x{:08x}", u32::from_le_bytes(b))?;
+        }
+        f.write_str(")")?;
+    }
     let flags = [
         (
             modes.origin_upper_left != default.origin_upper_left,

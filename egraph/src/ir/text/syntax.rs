@@ -241,6 +241,7 @@ pub(crate) fn space(s: AddressSpace) -> String {
         AddressSpace::Uniform(b) => format!("uniform{b}"),
         AddressSpace::PushConstant => "push".into(),
         AddressSpace::Workgroup => "shared".into(),
+        AddressSpace::Constant => "constant".into(),
     }
 }
 
@@ -248,7 +249,7 @@ pub(crate) fn space(s: AddressSpace) -> String {
 pub(crate) enum SpaceWord {
     /// `storage` or `uniform`: a `(set, binding)` follows.
     WithBinding(fn(Binding) -> AddressSpace),
-    /// `push` or `shared`.
+    /// `push`, `shared` or `constant`.
     Plain(AddressSpace),
 }
 
@@ -259,6 +260,7 @@ pub(crate) fn parse_space_word(s: &str) -> Option<SpaceWord> {
         "uniform" => SpaceWord::WithBinding(AddressSpace::Uniform),
         "push" => SpaceWord::Plain(AddressSpace::PushConstant),
         "shared" => SpaceWord::Plain(AddressSpace::Workgroup),
+        "constant" => SpaceWord::Plain(AddressSpace::Constant),
         _ => return None,
     })
 }

@@ -14,6 +14,7 @@ fn assert_same(a: &Function, b: &Function) {
     assert_eq!(a.modes, b.modes);
     assert_eq!(a.shared_memory, b.shared_memory);
     assert_eq!(a.push_constant_bytes, b.push_constant_bytes);
+    assert_eq!(a.constant_data, b.constant_data);
     assert_eq!(a.entry, b.entry);
     assert_eq!(a.values.len(), b.values.len());
     for (v, data) in a.values.iter() {

@@ -5,3 +5,4 @@ mod kernel;
 mod lowering;
 mod nesting;
 mod switch;
+mod tables;

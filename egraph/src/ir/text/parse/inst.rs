@@ -330,7 +330,8 @@ impl<'a> Parser<'a, '_> {
 
     /// `SPACE [vOFF]` or `SPACE [vOFF + K]`.
     fn address(&mut self) -> Result<(MemAccess, Value), ParseError> {
-        let (w, wpos) = self.word("an address space (`storage`, `uniform`, `push`, `shared`)")?;
+        let (w, wpos) =
+            self.word("an address space (`storage`, `uniform`, `push`, `shared`, `constant`)")?;
         let space = match syntax::parse_space_word(w) {
             Some(SpaceWord::WithBinding(make)) => make(self.binding()?),
             Some(SpaceWord::Plain(space)) => space,

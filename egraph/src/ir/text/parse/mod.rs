@@ -396,6 +396,29 @@ impl<'a> Parser<'a, '_> {
                 self.func.push_constant_bytes = self.u32("push-constant block size")?;
                 self.expect_punct(')', "`)`")?;
             }
+            "constants" => {
+                self.expect_punct('(', "`(`")?;
+                let mut data = Vec::new();
+                loop {
+                    let (w, pos) = self.word("a constant-data word (`0x` and 8 hex digits)")?;
+                    let word = w
+                        .strip_prefix("0x")
+                        .filter(|h| h.len() == 8)
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                        .ok_or_else(|| {
+                            pos.error(ParseErrorKind::BadNumber {
+                                text: w.into(),
+                                what: "constant-data word (`0x` and 8 hex digits)",
+                            })
+                        })?;
+                    data.extend_from_slice(&word.to_le_bytes());
+                    if !self.eat_punct(',') {
+                        break;
+                    }
+                }
+                self.expect_punct(')', "`)`")?;
+                self.func.constant_data = data;
+            }
             _ => return Err(pos.error(ParseErrorKind::UnknownMode(word.into()))),
         }
         Ok(())
