@@ -208,7 +208,11 @@ impl State<'_, '_> {
                 let addr = if self.chance(60) {
                     Addr::Window(self.below(super::WINDOW as usize) as u8)
                 } else if self.chance(40) {
-                    Addr::Gather(self.pick())
+                    if self.chance(25) {
+                        Addr::Table(self.pick())
+                    } else {
+                        Addr::Gather(self.pick())
+                    }
                 } else if self.chance(50) {
                     Addr::Uniform(self.below(64) as u8)
                 } else {

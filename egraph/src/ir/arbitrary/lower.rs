@@ -13,7 +13,7 @@ use crate::ir::effects::{
     AddressSpace, Builtin, EffectOp, FetchOp, LodMode, MemAccess, SampleOp, TexDim, TexTarget,
 };
 use crate::ir::entities::Value;
-use crate::ir::function::{Function, Stage};
+use crate::ir::function::{Function, Op, Stage};
 use crate::ir::ops::PureOp;
 use crate::ir::signature::Signature;
 use crate::ir::types::Type;
@@ -96,6 +96,15 @@ pub(super) fn lower_counting(recipe: &Recipe) -> (Function, usize) {
     lowerer.sink();
     lowerer.epilogue(&last);
     lowerer.b.return_();
+    let mut reads_table = false;
+    func.for_each_inst(|_, i| {
+        if let Op::Effect(EffectOp::Load(a)) = func.insts[i].op {
+            reads_table |= a.space == AddressSpace::Constant;
+        }
+    });
+    if reads_table {
+        func.constant_data = super::table_bytes();
+    }
     (func, body)
 }
 
@@ -359,6 +368,19 @@ impl Lowerer<'_> {
                 let shift = self.konst(Const::i32(shift));
                 (self.pure(PureOp::Ishl, &[unit, shift]), 0)
             }
+            Addr::Table(p) => {
+                let x = self.resolve(Type::I32, p);
+                // As for gathers, the last unit is left out so a two-scalar access stays inside.
+                let (units, shift) = if align == 8 {
+                    (super::TABLE_BYTES / 8 - 1, 3)
+                } else {
+                    (super::TABLE_BYTES / 4 - 1, 2)
+                };
+                let units = self.konst(Const::u32(units));
+                let unit = self.pure(PureOp::Urem, &[x, units]);
+                let shift = self.konst(Const::i32(shift));
+                (self.pure(PureOp::Ishl, &[unit, shift]), 0)
+            }
             Addr::Uniform(k) => {
                 // Words 0..64, rounded down to the alignment; the count stays inside.
                 let word = u32::from(k) % (INPUT_BYTES / 4 - 2);
@@ -382,6 +404,7 @@ impl Lowerer<'_> {
         };
         let space = match addr {
             Addr::Uniform(_) => AddressSpace::Uniform(super::UNIFORM),
+            Addr::Table(_) => AddressSpace::Constant,
             _ => AddressSpace::Storage(INPUT),
         };
         let access = MemAccess { space, offset };

@@ -23,6 +23,9 @@
 //!   word.
 //! - **Uniform**: uniform buffer [`UNIFORM`] = `(0, 3)`, the input's bytes again, read at
 //!   constant offsets ([`Addr::Uniform`]).
+//! - **Constant data**: a program that reads a table ([`Addr::Table`]) carries
+//!   [`table_bytes`] as its `constant_data`, read at an offset an i32 value selects, as the
+//!   SPIR-V front end reads a large constant array.
 //! - **Output**: storage buffer [`OUTPUT`] = `(0, 1)`, only written. Invocation `gid` owns the
 //!   [`OUTPUT_SLOTS`] slots of [`SLOT_BYTES`] bytes starting at byte `gid * INVOCATION_BYTES`
 //!   and writes nowhere else, so invocations never race. A store writes one or more
@@ -107,6 +110,34 @@ pub const INPUT_BYTES: u32 = 256;
 pub const WINDOW: u32 = 8;
 /// A uniform buffer holding the same bytes as the input ([`INPUT_BYTES`] of them).
 pub const UNIFORM: Binding = Binding { set: 0, binding: 3 };
+/// Bytes of constant data a program reading a table carries ([`table_bytes`]).
+pub const TABLE_BYTES: u32 = 128;
+
+/// The constant data of a program that reads a table: float specials (NaN, infinities,
+/// signed zeros, a denormal, extremes) among ordinary floats and integer patterns.
+pub fn table_bytes() -> Vec<u8> {
+    const SPECIAL: [u32; 8] = [
+        0x7fc0_0000,
+        0xff80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x7f7f_ffff,
+        0x3f80_0000,
+        0xbfc0_0000,
+        0xffff_ffff,
+    ];
+    (0..TABLE_BYTES / 4)
+        .flat_map(|k| {
+            let w = if k % 4 == 3 {
+                SPECIAL[(k / 4) as usize % SPECIAL.len()]
+            } else {
+                k.wrapping_mul(0x9e37_79b9).rotate_left(k % 32)
+            };
+            w.to_le_bytes()
+        })
+        .collect()
+}
+
 /// The output buffer's binding.
 pub const OUTPUT: Binding = Binding { set: 0, binding: 1 };
 /// Bytes per output slot (room for one i64 or two 32-bit scalars).
@@ -282,6 +313,10 @@ pub enum Addr {
     Gather(Pick),
     /// Word `n % 64` of the [`UNIFORM`] buffer, at a constant offset (a push range).
     Uniform(u8),
+    /// The word of the function's constant data an i32 value `x` selects: word
+    /// `x % (TABLE_BYTES / 4 - 1)` (8-byte unit `x % (TABLE_BYTES / 8 - 1)` for 8-byte
+    /// scalars).
+    Table(Pick),
     /// Word `2 * (x % 31) + n % 2` of the input, with the offset computed as
     /// `(2 * (x % 31) + n % 2) << 2`: a dynamic root plus a constant, as array-of-structure
     /// indexing produces (adjacent ones are vectorized).

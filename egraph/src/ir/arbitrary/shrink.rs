@@ -121,6 +121,7 @@ fn stmt(s: &Stmt) -> Vec<Stmt> {
             let smaller = match *addr {
                 Addr::Window(k) => (k != 0).then_some(Addr::Window(0)),
                 Addr::Gather(p) => Some(pick(p).map_or(Addr::Window(0), Addr::Gather)),
+                Addr::Table(p) => Some(pick(p).map_or(Addr::Window(0), Addr::Table)),
                 Addr::Uniform(_) | Addr::Strided(..) => Some(Addr::Window(0)),
             };
             if let Some(addr) = smaller {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ir::effects::EffectOp;
+use crate::ir::effects::{AddressSpace, EffectOp};
 use crate::ir::function::Op;
 use crate::ir::{parse_function, verify, OpRegistry};
 use quickcheck::{QuickCheck, TestResult};
@@ -60,6 +60,7 @@ fn default_config_covers_every_table_operation_and_construct() {
     let mut seen_ops = HashSet::new();
     let (mut ifs, mut loops, mut breaks, mut continues, mut returns) = (0, 0, 0, 0, 0);
     let (mut loads, mut stores, mut f16s, mut i16s) = (0, 0, 0, 0);
+    let mut tables = 0;
     // Counted loops end their body with `continue`, switches (one-trip loops) with `break`.
     let (mut counted, mut switches) = (0, 0);
     for _ in 0..400 {
@@ -85,7 +86,10 @@ fn default_config_covers_every_table_operation_and_construct() {
                 Op::Break => breaks += 1,
                 Op::Continue => continues += 1,
                 Op::Return => returns += 1,
-                Op::Effect(EffectOp::Load(_)) => loads += 1,
+                Op::Effect(EffectOp::Load(a)) => {
+                    loads += 1;
+                    tables += usize::from(a.space == AddressSpace::Constant);
+                }
                 Op::Effect(EffectOp::Store(_)) => stores += 1,
                 _ => {}
             }
@@ -116,6 +120,7 @@ fn default_config_covers_every_table_operation_and_construct() {
         ("f16", f16s),
         ("i16", i16s),
         ("switch", switches),
+        ("constant-table load", tables),
     ] {
         assert!(n > 0, "no {what} generated");
     }

@@ -209,6 +209,8 @@ impl Shadow<'_> {
                 | Builtin::LocalIndex => Ok(()),
                 _ => self.unsupported(inst, "a non-compute built-in"),
             },
+            // The function's own read-only data: exact, like an input buffer.
+            EffectOp::Load(access) if access.space == AddressSpace::Constant => Ok(()),
             EffectOp::Load(access) | EffectOp::Store(access) if Self::binding(access).is_none() => {
                 self.unsupported(inst, "push-constant or workgroup memory")
             }
