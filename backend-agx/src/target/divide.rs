@@ -158,7 +158,7 @@ pub fn rules(registry: &Arc<OpRegistry>) -> Vec<Rule> {
         .map(|(spec, rhs)| {
             Rule::deferred(
                 spec.name.into(),
-                spec.doc,
+                spec.doc.into(),
                 spec.lhs.into(),
                 rhs.into(),
                 &spec,

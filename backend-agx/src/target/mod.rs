@@ -39,7 +39,7 @@ pub mod rules;
 mod tests;
 
 use agxc_egraph::ir::CustomOpDef;
-use agxc_egraph::opt::rules::{generic_rules, Rule};
+use agxc_egraph::opt::rules::{generic_rules_with_room, Rule};
 use agxc_egraph::opt::{Facts, Node, OpCost, Target};
 use agxc_egraph::passes::PassConfig;
 
@@ -51,7 +51,8 @@ pub struct G13Target {
 impl G13Target {
     /// Builds the rule set (generic rules, then the G13's).
     pub fn new() -> G13Target {
-        let mut rules = generic_rules();
+        // Room for the G13's own rules (about 40) after the generic ones.
+        let mut rules = generic_rules_with_room(64);
         rules.extend(rules::rules());
         G13Target { rules }
     }

@@ -132,10 +132,13 @@ impl IncrementalScheduler {
             })
             .collect();
         let max_depth = rules.iter().map(|r| r.search_depth).max().unwrap_or(0);
-        let searchers = rules
-            .iter()
-            .filter_map(|r| Some((r.rewrite.name, r.class_searcher()?)))
-            .collect();
+        // Sized once (a `filter_map` gives no length hint: the map would grow and rehash).
+        let mut searchers = HashMap::with_capacity_and_hasher(rules.len(), Default::default());
+        searchers.extend(
+            rules
+                .iter()
+                .filter_map(|r| Some((r.rewrite.name, r.class_searcher()?))),
+        );
         IncrementalScheduler {
             rules: states,
             searchers,

@@ -139,7 +139,7 @@ pub struct Report {
     /// The e-node limit that applied.
     pub node_limit: usize,
     /// Times each rule changed the e-graph, for every rule in the order given.
-    pub firings: Vec<(String, usize)>,
+    pub firings: Vec<(&'static str, usize)>,
     /// Rule searches over the whole e-graph.
     pub full_searches: usize,
     /// Rule searches restricted to what changed since the rule's previous search.
@@ -207,7 +207,7 @@ impl Report {
     pub fn fired(&self, rule: &str) -> usize {
         self.firings
             .iter()
-            .find(|(n, _)| n == rule)
+            .find(|(n, _)| *n == rule)
             .map_or(0, |(_, c)| *c)
     }
 }
@@ -266,9 +266,8 @@ impl fmt::Display for Report {
                 self.unavailable.join(", ")
             )?;
         }
-        let mut fired: Vec<&(String, usize)> =
-            self.firings.iter().filter(|(_, n)| *n > 0).collect();
-        fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut fired: Vec<&(&str, usize)> = self.firings.iter().filter(|(_, n)| *n > 0).collect();
+        fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(
             f,
             "  rules fired ({} of {}):",
@@ -334,14 +333,14 @@ pub fn saturate_with(
             .run(rules.iter().map(|r| &r.rewrite))
     });
     let saturation_time = start.elapsed().as_secs_f64();
-    let mut firings: Vec<(String, usize)> = rules.iter().map(|r| (r.name.clone(), 0)).collect();
+    // The names `egg` interned (no copies), and the rules found by their symbols: a compare
+    // of two integers rather than of two strings per rule.
+    let mut firings: Vec<(&'static str, usize)> =
+        rules.iter().map(|r| (r.rewrite.name.as_str(), 0)).collect();
     for it in &runner.iterations {
         for (name, n) in &it.applied {
-            if let Some(slot) = firings
-                .iter_mut()
-                .find(|(r, _)| r.as_str() == name.as_str())
-            {
-                slot.1 += n;
+            if let Some(i) = rules.iter().position(|r| r.rewrite.name == *name) {
+                firings[i].1 += n;
             }
         }
     }

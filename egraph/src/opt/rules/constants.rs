@@ -74,7 +74,8 @@ pub fn commute_constants_right(registry: &Arc<OpRegistry>) -> Vec<Rule> {
             let settings = RuleSpec::new("", "", "", "").guard(guards::const_left);
             Rule::deferred(
                 format!("{}-const-right", op.name().replace('_', "-")).into(),
-                "c op x == x op c for a constant c: the operation is commutative (ops.rs flags).",
+                "c op x == x op c for a constant c: the operation is commutative (ops.rs flags)."
+                    .into(),
                 format!("({} ?c ?x)", op.name()).into(),
                 format!("({} ?x ?c)", op.name()).into(),
                 &settings,

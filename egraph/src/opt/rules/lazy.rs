@@ -20,20 +20,23 @@ use crate::ir::OpRegistry;
 use crate::opt::analysis::{EGraph, FactAnalysis};
 use crate::opt::language::{Kind, Node};
 use crate::opt::term::Term;
-use egg::{Applier, Id, PatternAst, SearchMatches, Searcher, Subst, Symbol, Var};
+use egg::{Applier, Id, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var};
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// A pattern rule's texts, and what they compile to once asked.
 pub(super) struct Lazy {
-    name: Cow<'static, str>,
+    /// The rule's name, interned for `egg` already (for error messages: no copy of the text).
+    name: Symbol,
     lhs: Cow<'static, str>,
     rhs: Cow<'static, str>,
     guard: Option<Guard>,
     registry: Arc<OpRegistry>,
     /// The operation at the root of the left side.
     root: Kind,
-    built: OnceLock<Result<Built, RuleError>>,
+    /// Boxed: a built rule is a few hundred bytes, and most rules of a process are never built
+    /// (every process makes them all: their heap is pages it touches).
+    built: OnceLock<Box<Result<Built, RuleError>>>,
 }
 
 /// The parsed sides and their `egg` searcher and applier.
@@ -48,18 +51,18 @@ impl Lazy {
     /// A rule from its texts; only the left side's root operation is read now (if it cannot be
     /// read, the whole rule is parsed to say why).
     pub(super) fn new(
-        name: Cow<'static, str>,
+        name: Symbol,
         lhs: Cow<'static, str>,
         rhs: Cow<'static, str>,
         guard: Option<Guard>,
         registry: Arc<OpRegistry>,
     ) -> Result<Lazy, RuleError> {
         let Some(root) = Term::parse_head(&lhs, &registry) else {
-            return Err(match build(&name, &lhs, &rhs, guard, &registry) {
+            return Err(match build(name.as_str(), &lhs, &rhs, guard, &registry) {
                 Err(e) => e,
                 // Not reached: a left side that parses as an operation has a readable head.
                 Ok(_) => RuleError::Invalid {
-                    rule: name.to_string(),
+                    rule: name.as_str().to_string(),
                     msg: "the left side has no root operation".into(),
                 },
             });
@@ -87,9 +90,16 @@ impl Lazy {
 
     /// The rule, built at the first call.
     pub(super) fn get(&self) -> Result<&Built, &RuleError> {
-        self.built
-            .get_or_init(|| build(&self.name, &self.lhs, &self.rhs, self.guard, &self.registry))
-            .as_ref()
+        let built: &Result<Built, RuleError> = self.built.get_or_init(|| {
+            Box::new(build(
+                self.name.as_str(),
+                &self.lhs,
+                &self.rhs,
+                self.guard,
+                &self.registry,
+            ))
+        });
+        built.as_ref()
     }
 }
 
@@ -161,16 +171,15 @@ pub(super) fn text_depth(text: &str) -> usize {
     max
 }
 
-/// The left side of a lazily built rule as an `egg` searcher.
-pub(super) struct LazySearcher(pub(super) Arc<Lazy>);
-
-impl Searcher<Node, FactAnalysis> for LazySearcher {
+/// The left side of a lazily built rule as an `egg` searcher (and its right side as the
+/// applier, below): one allocation serves the rule's `egg` rewrite as both, and the checker.
+impl Searcher<Node, FactAnalysis> for Lazy {
     fn search_with_limit(&self, egraph: &EGraph, limit: usize) -> Vec<SearchMatches<'_, Node>> {
         // The point of the laziness: no class holds the root operation, nothing to parse.
-        if pattern::absent(egraph, self.0.root) {
+        if pattern::absent(egraph, self.root) {
             return Vec::new();
         }
-        match self.0.get() {
+        match self.get() {
             Ok(b) => b.searcher.search_with_limit(egraph, limit),
             Err(_) => Vec::new(),
         }
@@ -182,27 +191,82 @@ impl Searcher<Node, FactAnalysis> for LazySearcher {
         eclass: Id,
         limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
-        self.0
-            .get()
+        self.get()
             .ok()?
             .searcher
             .search_eclass_with_limit(egraph, eclass, limit)
     }
 
     fn get_pattern_ast(&self) -> Option<&PatternAst<Node>> {
-        self.0.get().ok().map(|b| b.searcher.ast())
+        self.get().ok().map(|b| b.searcher.ast())
     }
 
     /// The pattern's variables once the rule is built, none before: `egg` asks only in
     /// `Rewrite::new`, to check that the applier's variables are bound, and this applier
     /// declares none (the rule's build checks its variables).
     fn vars(&self) -> Vec<Var> {
-        match self.0.built.get() {
+        match self.built.get().map(|b| &**b) {
             Some(Ok(b)) => Searcher::<Node, FactAnalysis>::vars(&b.searcher),
             _ => Vec::new(),
         }
     }
 }
+
+/// The `egg` rewrite of a lazily built rule, its searcher and applier both `lazy` (one
+/// allocation for the three roles, with the checker's).
+///
+/// Made from a blank template rather than by `Rewrite::new` (`egg` allows no other way to make
+/// one: the struct is non-exhaustive, its fields public), which would allocate a searcher and an
+/// applier of their own and check that the applier's variables are bound by the searcher's,
+/// which has nothing to check here: this applier declares none (the build checks them).
+pub(super) fn rewrite(name: Symbol, lazy: &Arc<Lazy>) -> Rewrite<Node, FactAnalysis> {
+    static BLANK: OnceLock<Rewrite<Node, FactAnalysis>> = OnceLock::new();
+    let mut rewrite = BLANK
+        .get_or_init(|| {
+            // Named for the first rule (interning a name of its own would renumber the rules'
+            // symbols, which the scheduler's tables hash).
+            Rewrite::new(name, Unset, Unset).expect("no variables, nothing unbound")
+        })
+        .clone();
+    rewrite.name = name;
+    rewrite.searcher = Arc::clone(lazy) as _;
+    rewrite.applier = Arc::clone(lazy) as _;
+    rewrite
+}
+
+/// The blank template's searcher and applier, replaced before any use.
+struct Unset;
+
+impl Searcher<Node, FactAnalysis> for Unset {
+    fn search_eclass_with_limit(
+        &self,
+        _: &EGraph,
+        _: Id,
+        _: usize,
+    ) -> Option<SearchMatches<'_, Node>> {
+        None
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        Vec::new()
+    }
+}
+
+impl Applier<Node, FactAnalysis> for Unset {
+    fn apply_one(
+        &self,
+        _: &mut EGraph,
+        _: Id,
+        _: &Subst,
+        _: Option<&PatternAst<Node>>,
+        _: Symbol,
+    ) -> Vec<Id> {
+        Vec::new()
+    }
+}
+
+/// A lazily built rule's left side searched class by class (see `super::ClassSearcher`).
+pub(super) struct LazySearcher(pub(super) Arc<Lazy>);
 
 impl LazySearcher {
     /// The rule's matches in one class before the literal and guard checks, as its full search
@@ -228,10 +292,7 @@ impl LazySearcher {
     }
 }
 
-/// The right side of a lazily built rule as an `egg` applier.
-pub(super) struct LazyApplier(pub(super) Arc<Lazy>);
-
-impl Applier<Node, FactAnalysis> for LazyApplier {
+impl Applier<Node, FactAnalysis> for Lazy {
     fn apply_one(
         &self,
         egraph: &mut EGraph,
@@ -240,7 +301,7 @@ impl Applier<Node, FactAnalysis> for LazyApplier {
         searcher_ast: Option<&PatternAst<Node>>,
         rule_name: Symbol,
     ) -> Vec<Id> {
-        match self.0.get() {
+        match self.get() {
             Ok(b) => b
                 .applier
                 .apply_one(egraph, eclass, subst, searcher_ast, rule_name),

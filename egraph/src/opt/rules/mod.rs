@@ -47,7 +47,7 @@ use super::language::{Kind, Node};
 use super::term::{Term, TermError};
 use crate::ir::OpRegistry;
 use egg::{Rewrite, Symbol};
-use lazy::{Lazy, LazyApplier, LazySearcher};
+use lazy::{Lazy, LazySearcher};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -267,8 +267,10 @@ impl ClassSearcher {
 pub struct Rule {
     /// Unique kebab-case name.
     pub name: String,
-    /// The identity it relies on.
-    pub doc: String,
+    /// The identity it relies on (borrowed from the rule list's text for the built-in rules:
+    /// every process builds them all, and copying ~300 doc lines was a third of the rule set's
+    /// heap).
+    pub doc: Cow<'static, str>,
     /// Soundness tolerance.
     pub tolerance: Tolerance,
     /// Soundness input domain.
@@ -340,7 +342,7 @@ impl Rule {
     ) -> Result<Rule, RuleError> {
         let rule = Rule::deferred(
             Cow::Owned(name.to_string()),
-            doc,
+            Cow::Owned(doc.to_string()),
             Cow::Owned(lhs.to_string()),
             Cow::Owned(rhs.to_string()),
             settings,
@@ -355,7 +357,7 @@ impl Rule {
     /// rest; until then an error in it goes unnoticed (and the rule matches nothing).
     pub fn deferred(
         name: Cow<'static, str>,
-        doc: &str,
+        doc: Cow<'static, str>,
         lhs: Cow<'static, str>,
         rhs: Cow<'static, str>,
         settings: &RuleSpec,
@@ -365,24 +367,19 @@ impl Rule {
         let symbol = Symbol::from(&*name);
         let name = name.into_owned();
         let lazy = Arc::new(Lazy::new(
-            Cow::Owned(name.clone()),
+            symbol,
             lhs,
             rhs,
             settings.guard,
             Arc::clone(registry),
         )?);
-        let rewrite = Rewrite::new(
-            symbol,
-            LazySearcher(Arc::clone(&lazy)),
-            LazyApplier(Arc::clone(&lazy)),
-        )
-        .map_err(|msg| RuleError::Invalid {
-            rule: name.clone(),
-            msg,
-        })?;
+        let rewrite = lazy::rewrite(symbol, &lazy);
         Ok(Rule {
             name,
-            doc: doc.trim().to_string(),
+            doc: match doc {
+                Cow::Borrowed(d) => Cow::Borrowed(d.trim()),
+                Cow::Owned(d) => Cow::Owned(d.trim().to_string()),
+            },
             tolerance: settings.tolerance,
             domain: settings.domain,
             mandatory: settings.mandatory,
@@ -405,19 +402,29 @@ impl Rule {
         specs: &[RuleSpec],
         registry: &Arc<OpRegistry>,
     ) -> Result<Vec<Rule>, RuleError> {
-        specs
-            .iter()
-            .map(|s| {
-                Rule::deferred(
-                    Cow::Borrowed(s.name),
-                    s.doc,
-                    Cow::Borrowed(s.lhs),
-                    Cow::Borrowed(s.rhs),
-                    s,
-                    registry,
-                )
-            })
-            .collect()
+        let mut rules = Vec::with_capacity(specs.len());
+        Rule::push_deferred(specs, registry, &mut rules)?;
+        Ok(rules)
+    }
+
+    /// [`Rule::deferred_specs`] appended to `out` (sized once by the caller: a `collect`
+    /// through `Result` cannot know the length, and each growth copies the rules built so far).
+    fn push_deferred(
+        specs: &[RuleSpec],
+        registry: &Arc<OpRegistry>,
+        out: &mut Vec<Rule>,
+    ) -> Result<(), RuleError> {
+        for s in specs {
+            out.push(Rule::deferred(
+                Cow::Borrowed(s.name),
+                Cow::Borrowed(s.doc),
+                Cow::Borrowed(s.lhs),
+                Cow::Borrowed(s.rhs),
+                s,
+                registry,
+            )?);
+        }
+        Ok(())
     }
 
     /// Parses and checks a pattern rule completely (a deferred one is otherwise parsed at its
@@ -477,8 +484,15 @@ fn depth(t: &Term) -> usize {
 /// The target-independent rules: every topic file's list, in a fixed order (parsed lazily:
 /// see `lazy`).
 pub fn generic_rules() -> Vec<Rule> {
+    generic_rules_with_room(0)
+}
+
+/// [`generic_rules`] in a vector with room for `extra` more (a target's own rules: every
+/// process builds the rule set, so it is sized once rather than copied as it grows).
+pub fn generic_rules_with_room(extra: usize) -> Vec<Rule> {
     let registry = Arc::new(OpRegistry::new());
-    let mut specs = Vec::new();
+    // Room for every list below (about 250 specs today; more only costs a regrowth).
+    let mut specs = Vec::with_capacity(320);
     specs.extend(constants::specs());
     specs.extend(algebra::specs());
     specs.extend(negabs::specs());
@@ -489,7 +503,9 @@ pub fn generic_rules() -> Vec<Rule> {
     specs.extend(bitfield::specs());
     specs.extend(fusion::specs());
     specs.extend(scaling::specs());
-    let mut rules = Rule::deferred_specs(&specs, &registry)
+    // The commutation rules (one per commutative operation) and the texture rules follow.
+    let mut rules = Vec::with_capacity(specs.len() + 64 + extra);
+    Rule::push_deferred(&specs, &registry, &mut rules)
         .unwrap_or_else(|e| panic!("built-in rule lists are well-formed: {e}"));
     rules.extend(constants::commute_constants_right(&registry));
     rules.extend(texture::rules());
@@ -534,7 +550,14 @@ mod tests {
         let reg = Arc::new(OpRegistry::new());
         let spec = |lhs, rhs| RuleSpec::new("r", "d", lhs, rhs);
         let defer = |s: &RuleSpec| {
-            Rule::deferred(s.name.into(), s.doc, s.lhs.into(), s.rhs.into(), s, &reg)
+            Rule::deferred(
+                s.name.into(),
+                s.doc.into(),
+                s.lhs.into(),
+                s.rhs.into(),
+                s,
+                &reg,
+            )
         };
         let r = defer(&spec("(fadd (fmul ?a ?b) ?c)", "(fma ?a ?b ?c)")).expect("root");
         assert_eq!(r.root_op(), Some(Kind::pure(crate::ir::PureOp::Fadd)));

@@ -605,7 +605,7 @@ pub fn rules() -> Vec<Rule> {
         .into_iter()
         .map(|s| Rule {
             name: s.name.to_string(),
-            doc: s.doc.to_string(),
+            doc: s.doc.into(),
             tolerance: s.tolerance,
             domain: TEXTURE_DOMAIN,
             mandatory: s.mandatory,
