@@ -27,13 +27,6 @@ const MAX_ACCESS_BYTES: u32 = SLOT_BYTES;
 /// stays in the buffer, and every window starts 8-byte aligned.
 const WINDOW_STARTS: u32 = (INPUT_BYTES - 4 * WINDOW - 8) / 8;
 
-/// Words a 4-byte (or smaller) gather can address (an 8-byte access at the last one, were it
-/// aligned, would still stay in the buffer).
-const GATHER_WORDS: u32 = INPUT_BYTES / 4 - 1;
-
-/// 8-byte units an 8-byte gather can address.
-const GATHER_DWORDS: u32 = INPUT_BYTES / 8 - 1;
-
 /// Fetch coordinates are reduced modulo this: a little more than the texture's size, so some
 /// fetches fall outside it.
 const FETCH_COORD_RANGE: u32 = 10;
@@ -344,6 +337,22 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The byte offset of the unit (a word, or an 8-byte unit when `align` is 8) an i32 value
+    /// selects in `bytes` of memory: `(x % units) << shift`. The last unit is left out, so that
+    /// a two-scalar access at the last one stays inside.
+    fn selected_offset(&mut self, p: Pick, bytes: u32, align: u32) -> Value {
+        let x = self.resolve(Type::I32, p);
+        let (units, shift) = if align == 8 {
+            (bytes / 8 - 1, 3)
+        } else {
+            (bytes / 4 - 1, 2)
+        };
+        let units = self.konst(Const::u32(units));
+        let unit = self.pure(PureOp::Urem, &[x, units]);
+        let shift = self.konst(Const::i32(shift));
+        self.pure(PureOp::Ishl, &[unit, shift])
+    }
+
     fn load(&mut self, ty: Type, count: u8, addr: Addr) {
         let ty = if ty == Type::Bool { Type::I32 } else { ty };
         let count = clamp_count(ty, count);
@@ -356,31 +365,8 @@ impl Lowerer<'_> {
                     .unwrap_or_else(|| unreachable!("the prelude sets in_base")),
                 4 * (u32::from(k) % WINDOW) / align * align,
             ),
-            Addr::Gather(p) => {
-                let x = self.resolve(Type::I32, p);
-                let (units, shift) = if align == 8 {
-                    (GATHER_DWORDS, 3)
-                } else {
-                    (GATHER_WORDS, 2)
-                };
-                let units = self.konst(Const::u32(units));
-                let unit = self.pure(PureOp::Urem, &[x, units]);
-                let shift = self.konst(Const::i32(shift));
-                (self.pure(PureOp::Ishl, &[unit, shift]), 0)
-            }
-            Addr::Table(p) => {
-                let x = self.resolve(Type::I32, p);
-                // As for gathers, the last unit is left out so a two-scalar access stays inside.
-                let (units, shift) = if align == 8 {
-                    (super::TABLE_BYTES / 8 - 1, 3)
-                } else {
-                    (super::TABLE_BYTES / 4 - 1, 2)
-                };
-                let units = self.konst(Const::u32(units));
-                let unit = self.pure(PureOp::Urem, &[x, units]);
-                let shift = self.konst(Const::i32(shift));
-                (self.pure(PureOp::Ishl, &[unit, shift]), 0)
-            }
+            Addr::Gather(p) => (self.selected_offset(p, INPUT_BYTES, align), 0),
+            Addr::Table(p) => (self.selected_offset(p, super::TABLE_BYTES, align), 0),
             Addr::Uniform(k) => {
                 // Words 0..64, rounded down to the alignment; the count stays inside.
                 let word = u32::from(k) % (INPUT_BYTES / 4 - 2);
