@@ -311,6 +311,47 @@ pub(super) fn run<const HW_FMA: bool, const CHECK: bool>(
             }
             write::<CHECK>(&mut g.regs, d, &r, lanes)
         }
+        Kind::Imadd64 {
+            d,
+            a,
+            b,
+            c,
+            sx,
+            neg,
+            shift,
+        } => {
+            check::<CHECK>(&g.regs, a, lanes)?;
+            check::<CHECK>(&g.regs, b, lanes)?;
+            check::<CHECK>(&g.regs, c, lanes)?;
+            let av = get(&g.regs, u, a);
+            let bv = get(&g.regs, u, b);
+            let cv = get(&g.regs, u, c);
+            let ext = |v: u32, s: bool| {
+                if s {
+                    v as i32 as i64 as u64
+                } else {
+                    u64::from(v)
+                }
+            };
+            let (mut lo, mut hi) = ([0; 32], [0; 32]);
+            for l in 0..32 {
+                let z = ext(cv[l], sx[2]);
+                let z = if neg { z.wrapping_neg() } else { z };
+                let z = if shift < 5 { z << shift } else { 0 };
+                let r = ext(av[l], sx[0])
+                    .wrapping_mul(ext(bv[l], sx[1]))
+                    .wrapping_add(z);
+                lo[l] = r as u32;
+                hi[l] = (r >> 32) as u32;
+            }
+            // The reference's checks of the pair's four halves, in order, before either row
+            // changes; then the rows without further checks.
+            if CHECK {
+                g.regs.prepare_write(Reg::R64(d), lanes)?;
+            }
+            write_r::<false>(&mut g.regs, d, &lo, lanes)?;
+            write_r::<false>(&mut g.regs, d + 1, &hi, lanes)
+        }
         Kind::Bitop { d, a, b, t } => {
             check::<CHECK>(&g.regs, a, lanes)?;
             check::<CHECK>(&g.regs, b, lanes)?;

@@ -147,6 +147,13 @@ fn touch(kind: &Kind) -> (Halves, Halves) {
             src(c);
             Some(dst(d))
         }
+        Kind::Imadd64 { d, a, b, c, .. } => {
+            src(a);
+            src(b);
+            src(c);
+            add(&mut writes, Src32::R(d + 1));
+            Some(Src32::R(d))
+        }
         Kind::Table { d, s, .. } => {
             s.into_iter().for_each(&mut src);
             Some(dst(d))
@@ -245,6 +252,7 @@ fn straight(op: &Op) -> bool {
         Kind::Mov { .. }
             | Kind::Iadd { .. }
             | Kind::Imadd { .. }
+            | Kind::Imadd64 { .. }
             | Kind::Bitop { .. }
             | Kind::Table { .. }
             | Kind::Bitfield { .. }

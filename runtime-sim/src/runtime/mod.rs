@@ -121,9 +121,7 @@ impl Simulator {
 
     /// Allocates a buffer holding `bytes` (aligned to 16) and returns its address.
     pub fn alloc_bytes(&mut self, bytes: &[u8]) -> Result<u64, Error> {
-        let address = self.memory.alloc(bytes.len().max(1) as u64, 16)?;
-        self.memory.write(address, bytes)?;
-        Ok(address)
+        Ok(self.memory.alloc_bytes(bytes, 16)?)
     }
 
     /// Copies `bytes` to device memory at `address`.

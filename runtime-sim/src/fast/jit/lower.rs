@@ -16,7 +16,7 @@
 //! lanes Cranelift emits round as Rust's `f32` operations do, and neither flushes denormals:
 //! the flushes are explicit here, as in the interpreter).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4};
@@ -24,7 +24,8 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::super::ops::{Cmp32, Dst32, FSrc32, IntTarget, Kind, RoundOp, Src32};
-use crate::decode::inst::{BitfieldOp, FRel, FUnaryOp, IRel};
+use super::bits::Amount;
+use crate::decode::inst::{FRel, FUnaryOp, IRel};
 use crate::float::DEFAULT_NAN_32;
 
 /// Whether `kind` is compiled; the others run on the interpreter between compiled pieces.
@@ -104,13 +105,6 @@ fn ftz(bits: u32) -> u32 {
     }
 }
 
-/// A shift amount: known at translation time, or per lane.
-#[derive(Clone, Copy)]
-enum Amount {
-    K(u32),
-    V(Value),
-}
-
 /// Builds the body of one piece: `ops` (all [`supported`]).
 pub(super) fn build(b: &mut FunctionBuilder<'_>, ptr: Type, ops: &[&Kind]) {
     let entry = b.create_block();
@@ -165,6 +159,8 @@ pub(super) fn build(b: &mut FunctionBuilder<'_>, ptr: Type, ops: &[&Kind]) {
         splats,
         rows: BTreeMap::new(),
         written: Vec::new(),
+        consts: HashMap::new(),
+        flushed: HashSet::new(),
     };
     for kind in ops {
         l.op(kind);
@@ -201,8 +197,8 @@ fn row_offset(r: u8) -> i32 {
     i32::from(r & 127) * 128
 }
 
-struct Lower<'a, 'b> {
-    b: &'a mut FunctionBuilder<'b>,
+pub(super) struct Lower<'a, 'b> {
+    pub(super) b: &'a mut FunctionBuilder<'b>,
     /// The register file advanced to the current chunk of lanes.
     base: Value,
     flags: MemFlagsData,
@@ -211,12 +207,64 @@ struct Lower<'a, 'b> {
     rows: BTreeMap<u8, Value>,
     /// Rows written, in order of first write.
     written: Vec<u8>,
+    /// The constant of each splat made by [`Lower::k`], so that identities fold at translation
+    /// time (Cranelift keeps e.g. `x << 0` and `x + 0` on vectors).
+    consts: HashMap<Value, u32>,
+    /// Values known to hold flushed f32 bits (an f32 result after `finish`): reading one as a
+    /// float source needs no second flush.
+    flushed: HashSet<Value>,
 }
 
 impl Lower<'_, '_> {
-    fn k(&mut self, v: u32) -> Value {
+    pub(super) fn k(&mut self, v: u32) -> Value {
         let x = self.b.ins().iconst(I32, i64::from(v));
-        self.b.ins().splat(I32X4, x)
+        let s = self.b.ins().splat(I32X4, x);
+        self.consts.insert(s, v);
+        s
+    }
+
+    /// The constant `v` holds, if made by [`Self::k`].
+    pub(super) fn konst(&self, v: Value) -> Option<u32> {
+        self.consts.get(&v).copied()
+    }
+
+    /// `x & y`, folding all-ones and zero operands.
+    pub(super) fn and(&mut self, x: Value, y: Value) -> Value {
+        match (self.konst(x), self.konst(y)) {
+            (Some(u32::MAX), _) => y,
+            (_, Some(u32::MAX)) => x,
+            (Some(0), _) => x,
+            (_, Some(0)) => y,
+            _ => self.b.ins().band(x, y),
+        }
+    }
+
+    /// `x & !y`, folding zero operands.
+    pub(super) fn and_not(&mut self, x: Value, y: Value) -> Value {
+        match (self.konst(x), self.konst(y)) {
+            (Some(0), _) => x,
+            (_, Some(0)) => x,
+            (_, Some(u32::MAX)) => self.k(0),
+            _ => self.b.ins().band_not(x, y),
+        }
+    }
+
+    /// `x | y`, folding zero operands.
+    pub(super) fn or(&mut self, x: Value, y: Value) -> Value {
+        match (self.konst(x), self.konst(y)) {
+            (Some(0), _) => y,
+            (_, Some(0)) => x,
+            _ => self.b.ins().bor(x, y),
+        }
+    }
+
+    /// `x + y` (wrapping), folding zero operands.
+    pub(super) fn add(&mut self, x: Value, y: Value) -> Value {
+        match (self.konst(x), self.konst(y)) {
+            (Some(0), _) => y,
+            (_, Some(0)) => x,
+            _ => self.b.ins().iadd(x, y),
+        }
     }
 
     fn row(&mut self, r: u8) -> Value {
@@ -240,28 +288,37 @@ impl Lower<'_, '_> {
         self.rows.insert(r, v);
     }
 
-    fn shl(&mut self, x: Value, n: u32) -> Value {
+    pub(super) fn shl(&mut self, x: Value, n: u32) -> Value {
+        if n == 0 {
+            return x;
+        }
         let n = self.b.ins().iconst(I32, i64::from(n));
         self.b.ins().ishl(x, n)
     }
 
-    fn ushr(&mut self, x: Value, n: u32) -> Value {
+    pub(super) fn ushr(&mut self, x: Value, n: u32) -> Value {
+        if n == 0 {
+            return x;
+        }
         let n = self.b.ins().iconst(I32, i64::from(n));
         self.b.ins().ushr(x, n)
     }
 
-    fn sshr(&mut self, x: Value, n: u32) -> Value {
+    pub(super) fn sshr(&mut self, x: Value, n: u32) -> Value {
+        if n == 0 {
+            return x;
+        }
         let n = self.b.ins().iconst(I32, i64::from(n));
         self.b.ins().sshr(x, n)
     }
 
-    fn and_k(&mut self, x: Value, k: u32) -> Value {
+    pub(super) fn and_k(&mut self, x: Value, k: u32) -> Value {
         let k = self.k(k);
-        self.b.ins().band(x, k)
+        self.and(x, k)
     }
 
     /// The 32-bit values of `s`, as `fast::lanes::get`.
-    fn get(&mut self, s: Src32) -> Value {
+    pub(super) fn get(&mut self, s: Src32) -> Value {
         match s {
             Src32::R(r) => self.row(r),
             Src32::H(h) | Src32::Hs(h) => {
@@ -293,7 +350,11 @@ impl Lower<'_, '_> {
             return self.k((ftz(v) & f.and) ^ f.xor);
         }
         let bits = self.get(f.s);
-        let mut v = self.ftz(bits);
+        let mut v = if self.flushed.contains(&bits) {
+            bits
+        } else {
+            self.ftz(bits)
+        };
         if f.and != u32::MAX {
             v = self.and_k(v, f.and);
         }
@@ -325,15 +386,16 @@ impl Lower<'_, '_> {
             let inner = self.b.ins().bitselect(above_zero, bits, zero_bits);
             bits = self.b.ins().bitselect(above_one, one_bits, inner);
         }
+        // The magnitude is below 2^31, so the signed comparison is the interpreter's unsigned
+        // one (SSE has only the signed form).
         let magnitude = self.and_k(bits, 0x7fff_ffff);
         let inf = self.k(0x7f80_0000);
-        let nan = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThan, magnitude, inf);
+        let nan = self.b.ins().icmp(IntCC::SignedGreaterThan, magnitude, inf);
         let flushed = self.ftz(bits);
         let default_nan = self.k(DEFAULT_NAN_32);
-        self.b.ins().bitselect(nan, default_nan, flushed)
+        let r = self.b.ins().bitselect(nan, default_nan, flushed);
+        self.flushed.insert(r);
+        r
     }
 
     fn write(&mut self, d: Dst32, v: Value) {
@@ -347,143 +409,8 @@ impl Lower<'_, '_> {
                     let low = self.and_k(v, 0xffff);
                     (self.and_k(row, 0xffff_0000), low)
                 };
-                let new = self.b.ins().bor(kept, shifted);
+                let new = self.or(kept, shifted);
                 self.set_row(h >> 1, new);
-            }
-        }
-    }
-
-    /// `x << s` (`SHL`) or `x >> s` per lane, 0 for amounts of 32 and above.
-    fn shift<const SHL: bool>(&mut self, x: Value, s: Amount) -> Value {
-        match s {
-            Amount::K(n) if n >= 32 => self.k(0),
-            Amount::K(n) if SHL => self.shl(x, n),
-            Amount::K(n) => self.ushr(x, n),
-            Amount::V(s) => self.per_lane(x, s, |b, x, s| {
-                let r = if SHL {
-                    b.ins().ishl(x, s)
-                } else {
-                    b.ins().ushr(x, s)
-                };
-                let zero = b.ins().iconst(I32, 0);
-                let fits = b.ins().icmp_imm_u(IntCC::UnsignedLessThan, s, 32);
-                b.ins().select(fits, r, zero)
-            }),
-        }
-    }
-
-    /// `f(x, s)` lane by lane (the host's vector shifts take one amount for all lanes).
-    fn per_lane(
-        &mut self,
-        x: Value,
-        s: Value,
-        f: impl Fn(&mut FunctionBuilder<'_>, Value, Value) -> Value,
-    ) -> Value {
-        let mut out = x;
-        for lane in 0..4u8 {
-            let xl = self.b.ins().extractlane(x, lane);
-            let sl = self.b.ins().extractlane(s, lane);
-            let r = f(self.b, xl, sl);
-            out = self.b.ins().insertlane(out, r, lane);
-        }
-        out
-    }
-
-    /// `k - s` for an amount (wrapping).
-    fn minus(&mut self, k: u32, s: Amount) -> Amount {
-        match s {
-            Amount::K(n) => Amount::K(k.wrapping_sub(n)),
-            Amount::V(v) => {
-                let kv = self.k(k);
-                Amount::V(self.b.ins().isub(kv, v))
-            }
-        }
-    }
-
-    /// `s - k` for an amount (wrapping).
-    fn less(&mut self, s: Amount, k: u32) -> Amount {
-        match s {
-            Amount::K(n) => Amount::K(n.wrapping_sub(k)),
-            Amount::V(v) => {
-                let kv = self.k(k);
-                Amount::V(self.b.ins().isub(v, kv))
-            }
-        }
-    }
-
-    /// `if s > 32 { x } else { y }` per lane.
-    fn above_32(&mut self, s: Amount, x: Value, y: Value) -> Value {
-        match s {
-            Amount::K(n) => {
-                if n > 32 {
-                    x
-                } else {
-                    y
-                }
-            }
-            Amount::V(v) => {
-                let k = self.k(32);
-                let c = self.b.ins().icmp(IntCC::UnsignedGreaterThan, v, k);
-                self.b.ins().bitselect(c, x, y)
-            }
-        }
-    }
-
-    /// `bfi`, `bfeil`, `extr`, `shlhi`, `shrhi`, as `fast::alu::bitfield`, with shift amounts
-    /// that wrap below zero and shift everything out from 32 on, so that the 64-bit shifts of
-    /// the definition are sums of 32-bit ones.
-    fn bitfield(&mut self, op: BitfieldOp, a: Value, b: Value, s: Amount, mask: u32) -> Value {
-        let m = self.k(mask);
-        match op {
-            BitfieldOp::Bfi => {
-                let sm = self.shift::<true>(m, s);
-                let kept = self.b.ins().band_not(a, sm);
-                let bm = self.b.ins().band(b, m);
-                let ins = self.shift::<true>(bm, s);
-                self.b.ins().bor(kept, ins)
-            }
-            BitfieldOp::Bfeil => {
-                let kept = self.b.ins().band_not(a, m);
-                let sh = self.shift::<false>(b, s);
-                let ext = self.b.ins().band(sh, m);
-                self.b.ins().bor(kept, ext)
-            }
-            BitfieldOp::Extr => {
-                // ((b:a) >> s) as u32 = a >> s | b << (32 - s) | b >> (s - 32).
-                let lo = self.shift::<false>(a, s);
-                let up = self.minus(32, s);
-                let mid = self.shift::<true>(b, up);
-                let down = self.less(s, 32);
-                let hi = self.shift::<false>(b, down);
-                let x = self.b.ins().bor(lo, mid);
-                let x = self.b.ins().bor(x, hi);
-                self.b.ins().band(x, m)
-            }
-            BitfieldOp::Shlhi => {
-                // Bits 32..64 of `b << s` = b >> (32 - s) | b << (s - 32).
-                let down = self.minus(32, s);
-                let hi1 = self.shift::<false>(b, down);
-                let up = self.less(s, 32);
-                let hi2 = self.shift::<true>(b, up);
-                let high = self.b.ins().bor(hi1, hi2);
-                let shifted = self.shift::<true>(m, up);
-                let sm = self.above_32(s, shifted, m);
-                let x = self.b.ins().band(high, sm);
-                let kept = self.b.ins().band_not(a, sm);
-                self.b.ins().bor(x, kept)
-            }
-            BitfieldOp::Shrhi => {
-                // Low 32 bits of `(b << 32) >> s` = b << (32 - s) | b >> (s - 32).
-                let up = self.minus(32, s);
-                let hi1 = self.shift::<true>(b, up);
-                let down = self.less(s, 32);
-                let hi2 = self.shift::<false>(b, down);
-                let high = self.b.ins().bor(hi1, hi2);
-                let shifted = self.shift::<true>(m, up);
-                let sm = self.above_32(s, m, shifted);
-                let x = self.b.ins().band(high, sm);
-                let kept = self.b.ins().band_not(a, sm);
-                self.b.ins().bor(x, kept)
             }
         }
     }
@@ -530,8 +457,8 @@ impl Lower<'_, '_> {
                         let x_num = self.b.ins().fcmp(FloatCC::Ordered, x, x);
                         let y_nan = self.b.ins().fcmp(FloatCC::Unordered, y, y);
                         let rel = self.b.ins().fcmp(cc, x, y);
-                        let either = self.b.ins().bor(y_nan, rel);
-                        self.b.ins().band(x_num, either)
+                        let either = self.or(y_nan, rel);
+                        self.and(x_num, either)
                     }
                 };
                 (m, invert)
@@ -541,16 +468,6 @@ impl Lower<'_, '_> {
             self.b.ins().bnot(m)
         } else {
             m
-        }
-    }
-
-    fn amount(&mut self, s: Src32, and: u32) -> Amount {
-        match s {
-            Src32::K(v) => Amount::K(v & and),
-            s => {
-                let v = self.get(s);
-                Amount::V(self.and_k(v, and))
-            }
         }
     }
 
@@ -571,7 +488,7 @@ impl Lower<'_, '_> {
                 let y = self.get(b);
                 let y = if neg { self.b.ins().ineg(y) } else { y };
                 let y = self.shift::<true>(y, Amount::K(shift));
-                let r = self.b.ins().iadd(x, y);
+                let r = self.add(x, y);
                 self.write(d, r);
             }
             Kind::Imadd {
@@ -588,30 +505,13 @@ impl Lower<'_, '_> {
                 let z = if neg { self.b.ins().ineg(z) } else { z };
                 let z = self.shift::<true>(z, Amount::K(shift));
                 let p = self.b.ins().imul(x, y);
-                let r = self.b.ins().iadd(p, z);
+                let r = self.add(p, z);
                 self.write(d, r);
             }
             Kind::Bitop { d, a, b, t } => {
                 let x = self.get(a);
                 let y = self.get(b);
-                let nx = self.b.ins().bnot(x);
-                let ny = self.b.ins().bnot(y);
-                let terms = [(nx, ny), (x, ny), (nx, y), (x, y)];
-                let mut r = None;
-                for (i, (p, q)) in terms.into_iter().enumerate() {
-                    if t[i] == 0 {
-                        continue;
-                    }
-                    let term = self.b.ins().band(p, q);
-                    r = Some(match r {
-                        Some(acc) => self.b.ins().bor(acc, term),
-                        None => term,
-                    });
-                }
-                let r = match r {
-                    Some(r) => r,
-                    None => self.k(0),
-                };
+                let r = self.bitop(x, y, t);
                 self.write(d, r);
             }
             Kind::Bitfield {

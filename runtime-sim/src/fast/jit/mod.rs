@@ -44,6 +44,7 @@
 //! [`Engine::FastCompiled`]: crate::config::Engine::FastCompiled
 //! [`Engine::FastInterpreted`]: crate::config::Engine::FastInterpreted
 
+mod bits;
 mod lower;
 mod timing;
 
