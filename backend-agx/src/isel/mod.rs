@@ -38,8 +38,10 @@ mod int;
 mod int64;
 mod int64_ext;
 mod memory;
+mod output_runs;
 mod stage_io;
 mod texture;
+mod vertex;
 
 use agxc_egraph::ir::{Block, Const, EffectOp, Function, Inst, Op, Stage, Type, Value, ValueDef};
 use cranelift_entity::SecondaryMap;
@@ -103,6 +105,8 @@ pub(crate) struct Isel<'f> {
     loops: Vec<LoopRegs>,
     /// The vertex index register (vertex stage).
     vertex_id: Option<VReg>,
+    /// `4 * vertex`, the element index of the vertex's inputs and outputs (vertex stage).
+    vertex_base: Option<VReg>,
     /// The IR block being selected.
     current_block: Option<Block>,
     /// Targets (group, region start) a value was coalesced into.
@@ -116,8 +120,8 @@ pub(crate) struct Isel<'f> {
     /// comparison reads it: what renaming a coalesced group must update.
     values_in: Vec<Vec<Value>>,
     conds_in: Vec<Vec<Value>>,
-    /// Fragment varying components read by one `ld_var` at the start, by (location,
-    /// component).
+    /// Fragment varying components read by one `ld_var` at the start, and vertex attribute
+    /// components read by one `device_load` at the start, by (location, component).
     varyings: std::collections::BTreeMap<(u32, u8), VReg>,
     /// The IR instruction being selected, for error messages.
     pub current: Option<Inst>,
@@ -154,6 +158,7 @@ impl<'f> Isel<'f> {
             if_results: Vec::new(),
             loops: Vec::new(),
             vertex_id: None,
+            vertex_base: None,
             current_block: None,
             coalesced: Default::default(),
             coalesced_groups: Default::default(),
@@ -206,6 +211,7 @@ impl<'f> Isel<'f> {
                 },
                 invert: false,
             });
+            self.load_vertex_inputs()?;
             self.block(entry, true)?;
             self.m.push(MInst::EndIf);
         } else {
@@ -216,17 +222,17 @@ impl<'f> Isel<'f> {
 
     fn block(&mut self, block: Block, is_entry: bool) -> Result<(), BackendError> {
         let insts = self.func.blocks[block].insts.clone();
-        let insts = self.gather_fragment_outputs(insts);
+        let insts = self.gather_outputs(insts);
         let mut i = 0;
         while i < insts.len() {
             let inst = insts[i];
             self.current = Some(inst);
             self.current_block = Some(block);
-            let run = self.fragment_output_run_at(&insts[i..]);
+            let run = self.output_run_at(&insts[i..]);
             if run.len() > 1 {
-                let (location, first) = run[0].0;
+                let (array, first) = run[0].0;
                 let values: Vec<Value> = run.iter().map(|r| r.1).collect();
-                self.fragment_output_run(location, first, &values)?;
+                self.output_run(array, first, &values)?;
                 i += run.len();
                 continue;
             }

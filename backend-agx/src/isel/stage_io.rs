@@ -12,8 +12,7 @@
 //! broadcast across the quad with `simd_shuffle` from lane `thread & ~3`.
 
 use agxc_egraph::ir::{
-    Axis, Builtin, Const, DerivPrecision, EffectOp, InputSlot, Inst, Interp, Op, OutputSlot, Stage,
-    Type, Value,
+    Axis, Builtin, Const, DerivPrecision, InputSlot, Interp, OutputSlot, Stage, Type, Value,
 };
 
 use super::build::{HALF, ONE};
@@ -21,14 +20,10 @@ use super::{class_of, CondForm, Isel};
 use crate::abi::UniformContent;
 use crate::error::BackendError;
 use crate::isa::{
-    Cmp, ConvertMode, DeviceAccess, Dst, FSrc, FUnaryOp, ICond, Instr, IntSrc, MemBase, MemFormat,
-    MemOffset, Precision, RegClass, Round, SpecialReg, Src, UReg,
+    Cmp, ConvertMode, Dst, FSrc, FUnaryOp, ICond, Instr, IntSrc, MemFormat, Precision, RegClass,
+    Round, SpecialReg, Src, UReg,
 };
 use crate::mir::VReg;
-
-/// The farthest apart (in IR instructions) the first and last output of one location may be
-/// for [`Isel::gather_fragment_outputs`] to store them together.
-pub const OUTPUT_GATHER_SPAN: usize = 12;
 
 impl Isel<'_> {
     /// `dst = get_sr sr` into a new 32-bit register.
@@ -349,18 +344,14 @@ impl Isel<'_> {
                 Ok(())
             }
             Stage::Vertex => {
-                let base = self.abi_uniform(UniformContent::VertexInput(slot.location))?;
-                let offset = self.vertex_element(slot.component);
-                let v = self.m.new_group(RegClass::R32);
-                self.m.op(Instr::DeviceLoad(DeviceAccess {
-                    data: v,
-                    base: MemBase::Uniform(base),
-                    offset,
-                    format: MemFormat::I32,
-                    mask: 1,
-                    shift: 0,
-                    slot: 0,
-                }));
+                let v = match self.varyings.get(&(slot.location, slot.component)) {
+                    Some(&w) => w,
+                    None => {
+                        let v = self.m.new_group(RegClass::R32);
+                        self.vertex_load(v, slot.location, 1 << slot.component.min(3))?;
+                        v
+                    }
+                };
                 let reg = if ty == Type::F16 {
                     let h = self.m.new_group(RegClass::H16);
                     self.fmov(h, FSrc::reg(v));
@@ -408,228 +399,9 @@ impl Isel<'_> {
         dst
     }
 
-    /// The element index `4 * vertex + component` of a vertex attribute or output word.
-    fn vertex_element(&mut self, component: u8) -> MemOffset<VReg> {
-        let vid = self.vertex_index();
-        let idx = self.m.new_group(RegClass::R32);
-        self.m.op(Instr::Iadd {
-            dst: Dst::new(idx),
-            a: IntSrc::zext(Src::Imm(component)),
-            b: IntSrc::zext(Src::reg(vid)),
-            neg_b: false,
-            shift: 2,
-            sat: false,
-        });
-        MemOffset::Reg {
-            reg: idx,
-            signed: false,
-        }
-    }
-
-    /// Consecutive components of one fragment output location, `first` on, written by one
-    /// `st_tile` (its source a run of registers, one per mask bit; the seed ISA document,
-    /// "st_tile") instead of one per component. The values must all be 16-bit or all 32-bit
-    /// words; the caller has checked they come from back-to-back `output` instructions, so
-    /// nothing runs between the stores this one replaces.
-    pub(super) fn fragment_output_run(
-        &mut self,
-        location: u32,
-        first: u8,
-        values: &[Value],
-    ) -> Result<(), BackendError> {
-        let words: Vec<VReg> = values.iter().map(|&v| self.output_word(v)).collect();
-        let class = words[0].class;
-        let n = words.len() as u8;
-        let run = if class == RegClass::H16 {
-            self.m.new_group(RegClass::Vec16(n))
-        } else {
-            self.m.new_group(RegClass::Vec32(n))
-        };
-        for (i, &w) in words.iter().enumerate() {
-            let view = run.view(i as u16 * class.units() as u16, class);
-            self.mov_src(view, Src::reg(w));
-        }
-        self.m.op(Instr::StTile {
-            src: run,
-            rt: location as u8,
-            mask: ((1u8 << n) - 1) << first,
-            format: MemFormat::I32,
-        });
-        Ok(())
-    }
-
-    /// `insts` with the colour outputs of one location moved together, sorted by component,
-    /// to where the last of them is, so that [`Isel::fragment_output_run_at`] finds the whole
-    /// location: one `st_tile` instead of one per component (Mesa's epilog also stores each
-    /// render target once). Only within a stretch of pure instructions and input and builtin
-    /// reads (an output never crosses another effect or a nested construct), only for locations written once per
-    /// component there, and only when the first and last output are at most
-    /// [`OUTPUT_GATHER_SPAN`] instructions apart: each earlier component's value then lives
-    /// that much longer, and the run needs consecutive registers.
-    pub(super) fn gather_fragment_outputs(&self, insts: Vec<Inst>) -> Vec<Inst> {
-        if self.func.stage != Stage::Fragment {
-            return insts;
-        }
-        let key = |inst: Inst| match self.func.insts[inst].op {
-            Op::Effect(EffectOp::Output(OutputSlot::Location {
-                location,
-                component,
-            })) => Some((location, component)),
-            _ => None,
-        };
-        // Reads of stage inputs and builtins neither see nor change the tile, so an output
-        // may move past them (elaboration places each varying read just before its first use,
-        // between the outputs of one location).
-        let is_read = |inst: Inst| {
-            matches!(
-                self.func.insts[inst].op,
-                Op::Effect(EffectOp::Input(_) | EffectOp::Builtin(_))
-            )
-        };
-        let movable = |inst: Inst| {
-            matches!(
-                self.func.insts[inst].op,
-                Op::Const(_) | Op::Pure(_) | Op::Custom(_)
-            ) || is_read(inst)
-                || key(inst).is_some()
-        };
-        let mut out = Vec::with_capacity(insts.len());
-        let mut start = 0;
-        while start < insts.len() {
-            let mut end = start;
-            while end < insts.len() && movable(insts[end]) {
-                end += 1;
-            }
-            let stretch = &insts[start..end];
-            // Per location: its outputs' positions in the stretch.
-            let mut by_location: std::collections::BTreeMap<u32, Vec<(u8, usize)>> =
-                std::collections::BTreeMap::new();
-            for (pos, &inst) in stretch.iter().enumerate() {
-                if let Some((l, c)) = key(inst) {
-                    by_location.entry(l).or_default().push((c, pos));
-                }
-            }
-            // Where each gathered output goes: the position of its location's last output.
-            let mut moved_to: Vec<Option<usize>> = vec![None; stretch.len()];
-            for outputs in by_location.values() {
-                let last = outputs.last().map_or(0, |o| o.1);
-                let mut comps: Vec<u8> = outputs.iter().map(|o| o.0).collect();
-                comps.sort_unstable();
-                comps.dedup();
-                if comps.len() != outputs.len() {
-                    continue;
-                }
-                // The latest outputs within the span of the last one: the span counts the
-                // instructions that compute values (input and builtin reads between the
-                // outputs are placed by their uses and only move with them).
-                let span =
-                    |from: usize| stretch[from..last].iter().filter(|&&i| !is_read(i)).count();
-                let kept = outputs
-                    .iter()
-                    .rev()
-                    .take_while(|o| span(o.1) <= OUTPUT_GATHER_SPAN)
-                    .count();
-                let kept = &outputs[outputs.len() - kept..];
-                // A varying stored to another component than its own (`OUT[0] = IN[0].yxzw`):
-                // the inputs of a location are loaded as one vector, which then cannot be the
-                // run's registers, so every value the run takes from that location is copied
-                // into place. Gather only when that costs fewer copies than the stores saved.
-                let input_of = |pos: usize| {
-                    let v = self.func.insts[stretch[pos]].args[0];
-                    match self.func.values[v].def {
-                        agxc_egraph::ir::ValueDef::Result(i, 0) => match self.func.insts[i].op {
-                            Op::Effect(EffectOp::Input(slot)) => Some(slot),
-                            _ => None,
-                        },
-                        _ => None,
-                    }
-                };
-                let moved: Vec<u32> = kept
-                    .iter()
-                    .filter_map(|&(c, pos)| input_of(pos).filter(|s| s.component != c))
-                    .map(|s| s.location)
-                    .collect();
-                let copies = kept
-                    .iter()
-                    .filter(|&&(_, pos)| input_of(pos).is_some_and(|s| moved.contains(&s.location)))
-                    .count();
-                if kept.len() < 2 || copies + 1 >= kept.len() {
-                    continue;
-                }
-                for &(_, pos) in kept {
-                    moved_to[pos] = Some(last);
-                }
-            }
-            for (pos, &inst) in stretch.iter().enumerate() {
-                match moved_to[pos] {
-                    Some(_) if moved_to[pos] != Some(pos) => {}
-                    Some(_) => {
-                        let mut group: Vec<(u8, Inst)> = (0..stretch.len())
-                            .filter(|&p| moved_to[p] == Some(pos))
-                            .map(|p| (key(stretch[p]).map_or(0, |k| k.1), stretch[p]))
-                            .collect();
-                        group.sort_by_key(|g| g.0);
-                        out.extend(group.into_iter().map(|g| g.1));
-                    }
-                    None => out.push(inst),
-                }
-            }
-            if end < insts.len() {
-                out.push(insts[end]);
-            }
-            start = end + 1;
-        }
-        out
-    }
-
-    /// The fragment outputs at the start of `insts` that one `st_tile` can write: back-to-back
-    /// `output`s of consecutive components of one location, all stored from registers of one
-    /// class (`((location, component), value)` each; empty or one long when there is no run,
-    /// or when every component is the same value).
-    pub(super) fn fragment_output_run_at(&self, insts: &[Inst]) -> Vec<((u32, u8), Value)> {
-        let mut run: Vec<((u32, u8), Value)> = Vec::new();
-        if self.func.stage != Stage::Fragment {
-            return run;
-        }
-        for &inst in insts {
-            let data = &self.func.insts[inst];
-            let Op::Effect(EffectOp::Output(OutputSlot::Location {
-                location,
-                component,
-            })) = data.op
-            else {
-                break;
-            };
-            let v = data.args[0];
-            if let Some(&((l, c), first)) = run.last() {
-                let same_class = self.fragment_output_class(first) == self.fragment_output_class(v);
-                if l != location || component != c + 1 || component > 3 || !same_class {
-                    break;
-                }
-            }
-            run.push(((location, component), v));
-        }
-        // One value in every component (a splat such as `vec4(-1.0)`): the run would copy it
-        // into each register of the vector, as many instructions as the single stores it
-        // replaces, and hold four registers instead of one. Store it component by component.
-        if run.windows(2).all(|w| w[0].1 == w[1].1) {
-            run.truncate(1);
-        }
-        run
-    }
-
-    /// The register class `v` is stored from by [`Isel::output`] in a fragment shader.
-    pub(super) fn fragment_output_class(&self, v: Value) -> RegClass {
-        match self.func.value_type(v) {
-            Type::F16 => RegClass::H16,
-            Type::I16 => RegClass::R32,
-            ty => class_of(ty),
-        }
-    }
-
     /// `v` as the word an output stores: integers as their 32-bit pattern (16-bit ones
     /// sign-extended); f16 as is in a tile, widened to f32 in memory.
-    fn output_word(&mut self, v: Value) -> VReg {
+    pub(super) fn output_word(&mut self, v: Value) -> VReg {
         let ty = self.func.value_type(v);
         let reg = self.reg(v);
         match ty {
@@ -678,25 +450,13 @@ impl Isel<'_> {
                 Ok(())
             }
             Stage::Vertex => {
-                let base =
-                    self.abi_uniform(UniformContent::VertexOutput(crate::abi::output_array(slot)))?;
                 let component = match slot {
                     OutputSlot::Location { component, .. } | OutputSlot::Position(component) => {
                         component
                     }
                     _ => 0,
                 };
-                let offset = self.vertex_element(component);
-                self.m.op(Instr::DeviceStore(DeviceAccess {
-                    data: word,
-                    base: MemBase::Uniform(base),
-                    offset,
-                    format: MemFormat::I32,
-                    mask: 1,
-                    shift: 0,
-                    slot: 0,
-                }));
-                Ok(())
+                self.vertex_store(word, slot, 1 << component.min(3))
             }
             Stage::Compute => Err(self.unsupported("a stage output in a compute shader")),
             Stage::Geometry(_) => Err(self.unsupported("the geometry stage")),
