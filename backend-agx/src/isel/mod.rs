@@ -24,7 +24,9 @@
 //! operations), `int` and `int64`/`int64_ext` (integers of 16
 //! and 32, and 64 bits), `divide` (integer division), `convert`, `memory` (loads, stores,
 //! barriers), `atomic` (read-modify-writes), `stage_io` (built-ins, varyings, outputs,
-//! derivatives, the vertex ABI) and `texture`; `build` has the small instruction builders they share.
+//! derivatives), `vertex` (the vertex stage's attributes and outputs in memory),
+//! `output_runs` (a location's outputs stored together) and `texture`; `build` has the small
+//! instruction builders they share.
 
 mod atomic;
 mod build;
