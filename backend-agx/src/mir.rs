@@ -283,6 +283,9 @@ pub struct MFunction {
     pub insts: Vec<MInst<VReg>>,
     /// The virtual register groups.
     pub groups: Vec<Group>,
+    /// Bytes at the bottom of each thread's stack that hold the function's private memory
+    /// (`private` loads and stores, byte offsets from 0); spill slots start above them.
+    pub private_bytes: u32,
 }
 
 impl MFunction {

@@ -184,6 +184,7 @@ fn build(m: &mut MFunction, abi: &mut Abi, moved: &[bool], reads: &[Reads]) -> O
     let mut preamble = MFunction {
         insts: Vec::new(),
         groups: m.groups.clone(),
+        private_bytes: 0,
     };
     let mut uniform_of: Vec<Option<UReg>> = vec![None; m.groups.len()];
     let mut stores = Vec::new();

@@ -317,7 +317,7 @@ impl Abi {
                             _ => push_dynamic = true,
                         }
                     }
-                    AddressSpace::Workgroup => {}
+                    AddressSpace::Workgroup | AddressSpace::Private => {}
                     AddressSpace::Constant => {
                         need.insert(UniformContent::ConstantData);
                     }

@@ -15,8 +15,8 @@
 //!
 //! Push constants and uniform-buffer words at constant offsets are read from their uniform
 //! registers (the ABI's push ranges); dynamic offsets load from memory. Workgroup memory uses `threadgroup_load`/`threadgroup_store`
-//! with 16-bit element indices. Device loads complete on a wait slot, which the `waits` pass
-//! assigns and waits on.
+//! with 16-bit element indices, private memory `stack_load`/`stack_store` at byte offsets.
+//! Device loads complete on a wait slot, which the `waits` pass assigns and waits on.
 
 use agxc_egraph::ir::{AddressSpace, BarrierKind, MemAccess, Op, PureOp, Type, Value};
 
@@ -25,7 +25,7 @@ use crate::abi::{constant_words, UniformContent};
 use crate::error::BackendError;
 use crate::isa::{
     BitfieldOp, DeviceAccess, ICond, Instr, IntSrc, MemBase, MemFormat, MemOffset, RegClass, Src,
-    TgAccess, TgBase, TgOffset, UReg,
+    StackAccess, TgAccess, TgBase, TgOffset, UReg,
 };
 use crate::mir::VReg;
 
@@ -114,6 +114,7 @@ impl Isel<'_> {
                 return self.shared_access(access, offset, results, &types, false)
             }
             AddressSpace::Constant => self.abi_uniform(UniformContent::ConstantData)?,
+            AddressSpace::Private => return self.private_access(access, offset, results, false),
         };
         for run in runs(&types) {
             let (off, shift) = self.element_offset(offset, access.offset + run.pos, run.size)?;
@@ -144,6 +145,7 @@ impl Isel<'_> {
             AddressSpace::Workgroup => {
                 return self.shared_access(access, offset, values, &types, true)
             }
+            AddressSpace::Private => return self.private_access(access, offset, values, true),
             _ => return Err(self.unsupported("a store to a read-only address space")),
         };
         for run in runs(&types) {
@@ -158,6 +160,64 @@ impl Isel<'_> {
                 shift,
                 slot: 0,
             }));
+        }
+        Ok(())
+    }
+
+    /// A private-memory load or store: `stack_load`/`stack_store` at the byte offset itself
+    /// (the stack's offsets are bytes, sign-extended; private memory is the bottom of the
+    /// frame, see [`crate::regalloc`]), one per run. Stack accesses complete at once and are
+    /// per thread, so helper threads keep their private values like any register.
+    fn private_access(
+        &mut self,
+        access: MemAccess,
+        offset: Value,
+        values: &[Value],
+        store: bool,
+    ) -> Result<(), BackendError> {
+        let types: Vec<Type> = values.iter().map(|&v| self.func.value_type(v)).collect();
+        for run in runs(&types) {
+            let bytes = access.offset.wrapping_add(run.pos);
+            let at = match self.konst(offset) {
+                Some(c) => {
+                    let total = (c.as_i64() as i32).wrapping_add(bytes as i32);
+                    match i16::try_from(total) {
+                        Ok(imm) => MemOffset::Imm(imm),
+                        Err(_) => MemOffset::Reg {
+                            reg: self.imm_reg(RegClass::R32, u64::from(total as u32)),
+                            signed: true,
+                        },
+                    }
+                }
+                None if bytes == 0 => MemOffset::Reg {
+                    reg: self.reg(offset),
+                    signed: true,
+                },
+                None => {
+                    let reg = self.m.new_group(RegClass::R32);
+                    let k = self.imm_src(RegClass::R32, u64::from(bytes));
+                    let src = IntSrc::zext(Src::reg(self.reg(offset)));
+                    self.iadd(reg, src, IntSrc::zext(k), false);
+                    MemOffset::Reg { reg, signed: true }
+                }
+            };
+            let data = if store {
+                self.gather_run(&run, values, &types)
+            } else {
+                self.run_group(run.size, run.elements)
+            };
+            let stack = StackAccess {
+                data,
+                offset: at,
+                format: format(run.size),
+                mask: mask(run.elements),
+            };
+            if store {
+                self.m.op(Instr::StackStore(stack));
+            } else {
+                self.m.op(Instr::StackLoad(stack));
+                self.define_run_results(&run, data, values, &types);
+            }
         }
         Ok(())
     }

@@ -149,7 +149,10 @@ impl<'f> Isel<'f> {
         Isel {
             func,
             abi,
-            m: MFunction::default(),
+            m: MFunction {
+                private_bytes: func.private_bytes,
+                ..MFunction::default()
+            },
             regs: SecondaryMap::new(),
             consts: SecondaryMap::new(),
             uniforms: SecondaryMap::new(),

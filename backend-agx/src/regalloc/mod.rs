@@ -57,7 +57,16 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
     // Found again in every round: spill code moves the positions.
     let exec_stack = m.insts.iter().any(MInst::is_structure);
     let mut unspillable = vec![false; m.groups.len()];
-    let mut frame = 0u32;
+    // Private memory first (isel addressed it from 0), then the spill slots, 16-byte aligned.
+    if m.private_bytes > MAX_STACK_BYTES {
+        return Err(BackendError::Unsupported {
+            what: format!(
+                "{} bytes of private memory per thread (the stack frame holds at most {MAX_STACK_BYTES})",
+                m.private_bytes
+            ),
+        });
+    }
+    let mut frame = m.private_bytes.next_multiple_of(16);
     let mut spilled_total = 0u32;
     for _ in 0..MAX_ROUNDS {
         let last_structure = m.insts.iter().rposition(MInst::is_structure);

@@ -321,5 +321,6 @@ pub(crate) fn space_name(space: AddressSpace) -> String {
         AddressSpace::PushConstant => "push".into(),
         AddressSpace::Workgroup => "shared".into(),
         AddressSpace::Constant => "constant".into(),
+        AddressSpace::Private => "private".into(),
     }
 }

@@ -46,6 +46,9 @@ pub(crate) struct Machine<'a> {
     pub resources: ResourcesRef<'a>,
     /// This workgroup's shared memory.
     pub shared: Vec<u8>,
+    /// Every lane's private memory, `func.private_bytes` each, lane after lane (zeroed: the
+    /// allocation is lazy, so an unused function costs nothing).
+    pub private: Vec<u8>,
     pub env: StageEnv<'a>,
     /// Output writes per slot and lane, committed by the stage driver after the run.
     pub outputs: BTreeMap<OutputSlot, Vec<Option<Const>>>,
@@ -79,6 +82,7 @@ impl<'a> Machine<'a> {
             helper: Mask::none(lanes),
             resources,
             shared: Vec::new(),
+            private: vec![0; lanes * func.private_bytes as usize],
             env,
             outputs: BTreeMap::new(),
             stats: Stats::default(),

@@ -5,7 +5,8 @@
 //! stored, any non-zero value reads as true). Each scalar must lie inside the memory and be
 //! aligned to its size, or the run stops with an error naming the instruction. Lanes access
 //! memory in ascending lane order within one instruction (so of several lanes storing to one
-//! address, the highest lane's value remains); helper lanes do not store.
+//! address, the highest lane's value remains); helper lanes do not store, except to their own
+//! private memory (`private` space: `func.private_bytes` per lane, zeroed at the start).
 //!
 //! Atomics run the same way, one lane's whole read-modify-write after another in ascending lane
 //! order, which makes them sequentially consistent and the results deterministic; helper lanes
@@ -18,16 +19,23 @@ use super::lanes::Mask;
 use super::resources::{BufferKind, ResourcesRef};
 use crate::ir::{AddressSpace, AtomicOp, Binding, Const, Inst, MemAccess, Type};
 
-/// Finds the bytes an access reads.
+/// Lane `lane`'s private memory within all lanes' `private`, `per_lane` bytes each.
+fn lane_private(private: &[u8], per_lane: u32, lane: usize) -> std::ops::Range<usize> {
+    let n = per_lane as usize;
+    (lane * n).min(private.len())..((lane + 1) * n).min(private.len())
+}
+
+/// Finds the bytes an access reads (for private memory, lane `lane`'s).
 fn readable<'m>(
     resources: &'m ResourcesRef<'_>,
-    shared: &'m [u8],
-    constant: &'m [u8],
+    (shared, constant, private): (&'m [u8], &'m [u8], &'m [u8]),
+    (private_bytes, lane): (u32, usize),
     inst: Inst,
     space: AddressSpace,
 ) -> Result<&'m [u8], InterpError> {
     let res = resources.get();
     match space {
+        AddressSpace::Private => Ok(&private[lane_private(private, private_bytes, lane)]),
         AddressSpace::Storage(b) => buffer(res.buffer(b), inst, b, BufferKind::Storage),
         AddressSpace::Uniform(b) => buffer(res.buffer(b), inst, b, BufferKind::Uniform),
         AddressSpace::PushConstant => Ok(res.push_constants()),
@@ -136,8 +144,8 @@ impl Machine<'_> {
             let mut at = self.address(inst, access, lane)?;
             let mem = readable(
                 &self.resources,
-                &self.shared,
-                &func.constant_data,
+                (&self.shared, &func.constant_data, &self.private),
+                (func.private_bytes, lane),
                 inst,
                 access.space,
             )?;
@@ -172,13 +180,15 @@ impl Machine<'_> {
                 let res = self.resources.get_mut().ok_or_else(read_only)?;
                 buffer(res.buffer(b), inst, b, BufferKind::Storage)?;
             }
-            AddressSpace::Workgroup => {}
+            AddressSpace::Workgroup | AddressSpace::Private => {}
             AddressSpace::Uniform(_) | AddressSpace::PushConstant | AddressSpace::Constant => {
                 return Err(read_only())
             }
         }
         for lane in mask.lanes() {
-            if self.helper.get(lane) {
+            // A helper lane's private memory is its own: it stores there so that what it
+            // computes from it (and the derivatives the visible lanes take of that) stays right.
+            if self.helper.get(lane) && access.space != AddressSpace::Private {
                 continue;
             }
             let mut at = self.address(inst, access, lane)?;
@@ -191,6 +201,10 @@ impl Machine<'_> {
                             Some(buf) => &mut buf.data,
                             None => return Err(read_only()),
                         }
+                    }
+                    AddressSpace::Private => {
+                        let range = lane_private(&self.private, func.private_bytes, lane);
+                        &mut self.private[range]
                     }
                     _ => &mut self.shared,
                 };

@@ -12,6 +12,8 @@
 //! - Push constants are one byte-addressed block per function.
 //! - Workgroup-shared memory is one byte-addressed block per workgroup of
 //!   `Function::shared_memory` bytes.
+//! - Private memory is one byte-addressed block per invocation of `Function::private_bytes`
+//!   bytes, zeroed when the invocation starts.
 //! - Textures and samplers are `(set, binding)` too; a combined image-sampler names the same
 //!   binding for both.
 //!
@@ -80,12 +82,20 @@ pub enum AddressSpace {
     /// front end placed in memory rather than in registers (a large constant array indexed
     /// dynamically), which the runtime supplies with the binary.
     Constant,
+    /// Each invocation's own memory ([`crate::ir::Function::private_bytes`] bytes, zeroed when
+    /// the invocation starts): a large array the front end placed in memory rather than in
+    /// registers (a local array indexed dynamically). Nothing else can observe it, helper
+    /// invocations of a fragment shader store to it like the others, and it needs no atomics.
+    Private,
 }
 
 impl AddressSpace {
     /// True if stores are allowed.
     pub fn is_writable(self) -> bool {
-        matches!(self, AddressSpace::Storage(_) | AddressSpace::Workgroup)
+        matches!(
+            self,
+            AddressSpace::Storage(_) | AddressSpace::Workgroup | AddressSpace::Private
+        )
     }
 }
 

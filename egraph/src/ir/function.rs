@@ -253,6 +253,9 @@ pub struct Function {
     /// Read-only data that `constant` loads read (a multiple of 4 bytes, little endian):
     /// constant tables the front end moved out of registers. Empty for most functions.
     pub constant_data: Vec<u8>,
+    /// Bytes of private memory each invocation has (`private` loads and stores): arrays the
+    /// front end moved out of registers. 0 for most functions.
+    pub private_bytes: u32,
     /// All values.
     pub values: PrimaryMap<Value, ValueData>,
     /// All instructions.
@@ -275,6 +278,7 @@ impl Function {
             shared_memory: 0,
             push_constant_bytes: 0,
             constant_data: Vec::new(),
+            private_bytes: 0,
             values: PrimaryMap::new(),
             insts: PrimaryMap::new(),
             blocks,

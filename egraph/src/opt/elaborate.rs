@@ -371,6 +371,7 @@ fn emit(
     out.shared_memory = input.shared_memory;
     out.push_constant_bytes = input.push_constant_bytes;
     out.constant_data = input.constant_data.clone();
+    out.private_bytes = input.private_bytes;
     let new_entry = out.entry;
     let mut dense_relaxed = ById::new(p.egraph, false);
     for &c in relaxed {

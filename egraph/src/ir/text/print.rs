@@ -129,6 +129,9 @@ fn write_header(f: &mut fmt::Formatter<'_>, func: &Function) -> fmt::Result {
     if func.push_constant_bytes > 0 {
         write!(f, " push_constants({})", func.push_constant_bytes)?;
     }
+    if func.private_bytes > 0 {
+        write!(f, " private({})", func.private_bytes)?;
+    }
     if !func.constant_data.is_empty() {
         // Little-endian words in hex; `parse` reads them back exactly.
         f.write_str(" constants(")?;

@@ -242,6 +242,7 @@ pub(crate) fn space(s: AddressSpace) -> String {
         AddressSpace::PushConstant => "push".into(),
         AddressSpace::Workgroup => "shared".into(),
         AddressSpace::Constant => "constant".into(),
+        AddressSpace::Private => "private".into(),
     }
 }
 
@@ -249,7 +250,7 @@ pub(crate) fn space(s: AddressSpace) -> String {
 pub(crate) enum SpaceWord {
     /// `storage` or `uniform`: a `(set, binding)` follows.
     WithBinding(fn(Binding) -> AddressSpace),
-    /// `push`, `shared` or `constant`.
+    /// `push`, `shared`, `constant` or `private`.
     Plain(AddressSpace),
 }
 
@@ -261,6 +262,7 @@ pub(crate) fn parse_space_word(s: &str) -> Option<SpaceWord> {
         "push" => SpaceWord::Plain(AddressSpace::PushConstant),
         "shared" => SpaceWord::Plain(AddressSpace::Workgroup),
         "constant" => SpaceWord::Plain(AddressSpace::Constant),
+        "private" => SpaceWord::Plain(AddressSpace::Private),
         _ => return None,
     })
 }

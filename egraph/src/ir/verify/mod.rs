@@ -345,6 +345,12 @@ pub enum VerifyErrorKind {
     /// A workgroup-shared access in a function that declares no shared memory.
     #[error("accesses workgroup-shared memory, but the function declares none")]
     NoSharedMemory,
+    /// A private-memory access in a function that declares no private memory.
+    #[error("accesses private memory, but the function declares none")]
+    NoPrivateMemory,
+    /// An atomic on private memory (only one invocation sees it).
+    #[error("atomics on private memory are not allowed")]
+    PrivateAtomic,
     /// A vector component out of range.
     #[error("component {component} is out of range for {what} (at most {max})")]
     Component {

@@ -216,6 +216,14 @@ fn check_inst(func: &Function, inst: Inst, errors: &mut Errors) {
         {
             errors.at_inst(inst, E::NoSharedMemory);
         }
+        EffectOp::Load(a) | EffectOp::Store(a)
+            if a.space == AddressSpace::Private && func.private_bytes == 0 =>
+        {
+            errors.at_inst(inst, E::NoPrivateMemory);
+        }
+        EffectOp::Atomic(_, a) if a.space == AddressSpace::Private => {
+            errors.at_inst(inst, E::PrivateAtomic);
+        }
         EffectOp::Builtin(b) => {
             let (what, component, max) = match b {
                 Builtin::GlobalId(c) => ("global_id", c, 2),

@@ -396,6 +396,11 @@ impl<'a> Parser<'a, '_> {
                 self.func.push_constant_bytes = self.u32("push-constant block size")?;
                 self.expect_punct(')', "`)`")?;
             }
+            "private" => {
+                self.expect_punct('(', "`(`")?;
+                self.func.private_bytes = self.u32("private memory size")?;
+                self.expect_punct(')', "`)`")?;
+            }
             "constants" => {
                 self.expect_punct('(', "`(`")?;
                 let mut data = Vec::new();
