@@ -209,7 +209,7 @@ impl AllocFacts {
             gpr_halves: a.gpr_halves,
             stack_bytes: a.stack_bytes,
             spilled: a.spilled,
-            spill_instructions: regalloc::spill_instructions(&a.insts),
+            spill_instructions: regalloc::spill_instructions(&a.insts, a.spill_base),
             loops: a
                 .insts
                 .iter()

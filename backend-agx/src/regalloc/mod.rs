@@ -39,8 +39,10 @@ pub struct Allocation {
     pub insts: Vec<MInst<PReg>>,
     /// 16-bit registers used: halves `0 .. gpr_halves`.
     pub gpr_halves: u32,
-    /// Stack bytes per thread (spill slots).
+    /// Stack bytes per thread (the private memory, then the spill slots).
     pub stack_bytes: u32,
+    /// Where the spill slots start: the private memory below it is the program's own.
+    pub spill_base: u32,
     /// Groups spilled.
     pub spilled: u32,
     /// Whether `r0l` is reserved for the execution-mask stack.
@@ -66,7 +68,8 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
             ),
         });
     }
-    let mut frame = m.private_bytes.next_multiple_of(16);
+    let spill_base = m.private_bytes.next_multiple_of(16);
+    let mut frame = spill_base;
     let mut spilled_total = 0u32;
     for _ in 0..MAX_ROUNDS {
         let last_structure = m.insts.iter().rposition(MInst::is_structure);
@@ -103,6 +106,7 @@ pub fn allocate(mut m: MFunction, limit: u32) -> Result<Allocation, BackendError
                     insts,
                     gpr_halves: used.max(1),
                     stack_bytes: frame,
+                    spill_base,
                     spilled: spilled_total,
                     exec_stack,
                 });
@@ -231,11 +235,18 @@ pub fn occupancy_limit(halves: u32) -> u32 {
         .map_or(256, |&(limit, _)| limit)
 }
 
-/// Counts spill instructions in allocated code.
-pub fn spill_instructions(insts: &[MInst<PReg>]) -> u32 {
+/// Counts spill instructions in allocated code: the stack accesses at or above `spill_base`
+/// (spill code addresses its slots with immediates; the accesses below are the program's
+/// private memory).
+pub fn spill_instructions(insts: &[MInst<PReg>], spill_base: u32) -> u32 {
     insts
         .iter()
-        .filter(|i| matches!(i, MInst::Op(Instr::StackLoad(_) | Instr::StackStore(_))))
+        .filter(|i| match i {
+            MInst::Op(Instr::StackLoad(a) | Instr::StackStore(a)) => {
+                matches!(a.offset, crate::isa::MemOffset::Imm(o) if i64::from(o) >= i64::from(spill_base))
+            }
+            _ => false,
+        })
         .count() as u32
 }
 
@@ -483,6 +494,6 @@ mod tests {
         assert!(a.spilled > 0);
         assert!(a.gpr_halves <= 16);
         assert!(a.stack_bytes > 0);
-        assert!(spill_instructions(&a.insts) > 0);
+        assert!(spill_instructions(&a.insts, a.spill_base) > 0);
     }
 }

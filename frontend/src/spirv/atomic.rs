@@ -56,9 +56,14 @@ impl Lowerer<'_> {
             _ => return Ok(false),
         };
         let ptr = self.atomic_pointer(inst)?;
+        let unsupported = || inst.unsupported("an atomic on a Function or Private variable");
         let Pointer::Mem(m) = &*ptr else {
-            return Err(inst.unsupported("an atomic on a Function or Private variable"));
+            return Err(unsupported());
         };
+        // A large local array the front end placed in private memory (`private.rs`).
+        if m.space == AddressSpace::Private {
+            return Err(unsupported());
+        }
         if !matches!(m.space, AddressSpace::Storage(_) | AddressSpace::Workgroup) {
             return Err(inst.invalid("an atomic on read-only memory (Uniform or PushConstant)"));
         }

@@ -76,12 +76,19 @@ impl<'m> Lowerer<'m> {
                     };
                     p.ty = member_ty;
                 }
-                Ty::Array { elem, .. } | Ty::RuntimeArray { elem } => {
+                Ty::Array { elem, length } => {
+                    let ix = self.private_index(inst, &p, ix, length)?;
                     let stride = self.types.array_stride(cur, &self.decos, inst)?;
                     self.add_offset(inst, &mut p, ix, stride)?;
                     p.ty = elem;
                 }
-                Ty::Matrix { column, .. } => {
+                Ty::RuntimeArray { elem } => {
+                    let stride = self.types.array_stride(cur, &self.decos, inst)?;
+                    self.add_offset(inst, &mut p, ix, stride)?;
+                    p.ty = elem;
+                }
+                Ty::Matrix { column, columns } => {
+                    let ix = self.private_index(inst, &p, ix, columns)?;
                     let (stride, row_major) = self.matrix_stride(p.layout, column, inst)?;
                     let scalar = self.column_scalar_bytes(column, inst)?;
                     if row_major {
@@ -93,7 +100,8 @@ impl<'m> Lowerer<'m> {
                     }
                     p.ty = column;
                 }
-                Ty::Vector { elem, .. } => {
+                Ty::Vector { elem, count } => {
+                    let ix = self.private_index(inst, &p, ix, count)?;
                     let step = match p.layout {
                         MemLayout::Strided { stride } => stride,
                         _ => self.types.scalar(elem, inst)?.bytes(),
@@ -107,6 +115,29 @@ impl<'m> Lowerer<'m> {
         }
         Ok(p)
     }
+    /// An index into an array, matrix or vector of `n` in private memory, clamped to it
+    /// (`private.rs`). Other memory keeps its index as it is (buffers are bounds-checked
+    /// where they are bound).
+    fn private_index(
+        &mut self,
+        inst: &Inst,
+        p: &MemPtr,
+        ix: Value,
+        n: u32,
+    ) -> Result<Value, SpirvError> {
+        if p.space != AddressSpace::Private {
+            return Ok(ix);
+        }
+        if let Some(c) = self.fold(ix).filter(|c| c.ty().is_int()) {
+            return Ok(match u32::try_from(c.as_i64()) {
+                Ok(i) if i < n => ix,
+                _ => self.iconst(Type::I32, i64::from(n.max(1)) - 1),
+            });
+        }
+        let ix = self.index_i32(inst, ix)?;
+        Ok(self.clamp_private_index(ix, n))
+    }
+
     pub(crate) fn is_matrix_like(&self, mut ty: Id, at: &Inst) -> Result<bool, SpirvError> {
         loop {
             match self.types.get(ty, at)? {

@@ -66,6 +66,8 @@ pub(crate) struct Lowerer<'m> {
     const_agg_cache: HashMap<Id, Agg>,
     /// Byte offset of each constant table already in `func.constant_data` (`table.rs`).
     pub tables: HashMap<Vec<u8>, u32>,
+    /// Function variables that live in private memory (`private.rs`).
+    pub private_vars: HashSet<Id>,
     pub input_cache: HashMap<EffectOp, Value>,
     /// The value of each Input variable read so far.
     pub input_aggs: HashMap<Id, Agg>,
@@ -129,6 +131,7 @@ impl<'m> Lowerer<'m> {
             const_cache: HashMap::new(),
             const_agg_cache: HashMap::new(),
             tables: HashMap::new(),
+            private_vars: HashSet::new(),
             input_cache: HashMap::new(),
             input_aggs: HashMap::new(),
             unreadable_inputs: std::collections::HashSet::new(),

@@ -30,6 +30,7 @@ pub(crate) fn lift_words(words: &[u32], options: &LiftOptions) -> Result<Functio
     let mut l = Lowerer::new(&m, options, decos, &entry.name, entry.stage);
     l.import_sets()?;
     l.declare_globals()?;
+    l.choose_private_vars()?;
     l.func.modes = l.execution_modes(entry.function, entry.inst)?;
     l.init_global_vars()?;
     l.collect_outputs(&entry.interface)?;

@@ -191,7 +191,7 @@ impl<'m> Lowerer<'m> {
             ),
             None => self.liveness.fn_vars.values().any(|vs| vs.contains(&var)),
         };
-        promoted.then_some(var)
+        (promoted && !self.is_private_var(var)).then_some(var)
     }
 }
 

@@ -124,12 +124,19 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// A function-scope `OpVariable`: promoted, initialized to its initializer or zero.
+    /// A function-scope `OpVariable`: promoted, initialized to its initializer or zero; or a
+    /// large array in private memory (`private.rs`).
     pub fn lower_local_var(&mut self, inst: &Inst) -> Result<(), SpirvError> {
         let id = inst.result()?;
         let (class, pointee) = self.types.pointer(inst.result_ty()?, inst)?;
         if class != StorageClass::Function {
             return Err(inst.invalid(format!("{class:?} variable inside a function")));
+        }
+        if self.is_private_var(id) {
+            let ptr = self.declare_private_var(inst, pointee)?;
+            self.vars.insert(id, VarInfo { class, pointee });
+            self.env.set(Key::Id(id), Agg::Pointer(Rc::new(ptr)));
+            return Ok(());
         }
         let init = self.var_initializer(inst, pointee)?;
         self.vars.insert(id, VarInfo { class, pointee });

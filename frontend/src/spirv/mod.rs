@@ -110,6 +110,7 @@ mod loops;
 mod memory;
 mod merge;
 mod module;
+mod private;
 mod storage_image;
 mod stream;
 mod switch;

@@ -115,7 +115,7 @@ impl Lowerer<'_> {
 
     /// True if `v`, read as unsigned, is certainly below `n`: a constant, `x & c`, `x % c`
     /// (unsigned) or `umin(x, c)` with a constant `c` that keeps it there.
-    fn below(&self, v: Value, n: u64) -> bool {
+    pub(crate) fn below(&self, v: Value, n: u64) -> bool {
         let below_const = |a: Value, limit: u64| self.fold(a).is_some_and(|c| c.bits() < limit);
         if below_const(v, n) {
             return true;

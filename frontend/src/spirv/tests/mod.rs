@@ -4,5 +4,6 @@ mod atomics;
 mod kernel;
 mod lowering;
 mod nesting;
+mod private;
 mod switch;
 mod tables;
