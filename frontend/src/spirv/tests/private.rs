@@ -32,7 +32,7 @@ fn kernel(n: u32, dynamic_store: bool) -> Vec<u32> {
     k.b.store(p, value, None, []).unwrap();
     let p = k.b.access_chain(ptr_elem, None, var, [s2]).unwrap();
     k.b.store(p, big, None, []).unwrap();
-    let mut read = |k: &mut Kernel, ix| {
+    let read = |k: &mut Kernel, ix| {
         let p = k.b.access_chain(ptr_elem, None, var, [ix]).unwrap();
         k.b.load(k.uint, None, p, None, []).unwrap()
     };
