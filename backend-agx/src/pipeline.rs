@@ -200,6 +200,7 @@ struct AllocFacts {
     stack_bytes: u32,
     spilled: u32,
     spill_instructions: u32,
+    spill_base: u32,
     loops: u32,
 }
 
@@ -210,6 +211,7 @@ impl AllocFacts {
             stack_bytes: a.stack_bytes,
             spilled: a.spilled,
             spill_instructions: regalloc::spill_instructions(&a.insts, a.spill_base),
+            spill_base: a.spill_base,
             loops: a
                 .insts
                 .iter()
@@ -289,8 +291,14 @@ impl Machine {
             estimated_cycles: stats::estimate_cycles(&emitted.items),
             spilled_values: facts.spilled,
             spill_instructions: facts.spill_instructions,
-            spills: count(&|i| matches!(i, isa::Instr::StackStore(_))),
-            fills: count(&|i| matches!(i, isa::Instr::StackLoad(_))),
+            spills: count(&|i| match i {
+                isa::Instr::StackStore(a) => regalloc::is_spill_slot(a, facts.spill_base),
+                _ => false,
+            }),
+            fills: count(&|i| match i {
+                isa::Instr::StackLoad(a) => regalloc::is_spill_slot(a, facts.spill_base),
+                _ => false,
+            }),
             loops: facts.loops,
             waits: count(&|i| matches!(i, isa::Instr::Wait { .. })),
             memory_loads: count(&|i| latency::is_async_load(i)),

@@ -23,9 +23,10 @@ pub struct CodeStats {
     pub spilled_values: u32,
     /// `stack_load`/`stack_store` instructions.
     pub spill_instructions: u32,
-    /// `stack_store` instructions (Mesa's SHADER-DB "spills").
+    /// `stack_store` instructions of spill code (Mesa's SHADER-DB "spills"; private memory's
+    /// stores are the program's own, like Mesa's scratch accesses).
     pub spills: u32,
-    /// `stack_load` instructions (Mesa's SHADER-DB "fills").
+    /// `stack_load` instructions of spill code (Mesa's SHADER-DB "fills").
     pub fills: u32,
     /// Loops in the program (structured `loop` constructs).
     pub loops: u32,

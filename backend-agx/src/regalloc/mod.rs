@@ -242,12 +242,15 @@ pub fn spill_instructions(insts: &[MInst<PReg>], spill_base: u32) -> u32 {
     insts
         .iter()
         .filter(|i| match i {
-            MInst::Op(Instr::StackLoad(a) | Instr::StackStore(a)) => {
-                matches!(a.offset, crate::isa::MemOffset::Imm(o) if i64::from(o) >= i64::from(spill_base))
-            }
+            MInst::Op(Instr::StackLoad(a) | Instr::StackStore(a)) => is_spill_slot(a, spill_base),
             _ => false,
         })
         .count() as u32
+}
+
+/// True if a stack access is spill code (a slot at or above `spill_base`), not private memory.
+pub fn is_spill_slot<R>(a: &crate::isa::StackAccess<R>, spill_base: u32) -> bool {
+    matches!(a.offset, crate::isa::MemOffset::Imm(o) if i64::from(o) >= i64::from(spill_base))
 }
 
 #[cfg(test)]

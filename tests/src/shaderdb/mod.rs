@@ -15,7 +15,7 @@
 //! - `halves`: 16-bit registers used (`r0l` .. the highest half used, a count); Mesa's `regs`
 //!   is the *index* of its highest half, so its count is `regs + 1` (see [`mesa`]);
 //! - `threads`: threads per core at that register count;
-//! - `spills:fills`: `stack_store`/`stack_load` instructions;
+//! - `spills:fills`: `stack_store`/`stack_load` instructions of spill code;
 //! - `bytes`: code bytes.
 
 pub mod mesa;
