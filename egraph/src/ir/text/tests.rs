@@ -326,7 +326,7 @@ fn unknown_attributes() {
             }
         )
     );
-    let text = format!("{HEAD}    v0:i32 = const 0\n    v1:f32 = load private [v0]\n");
+    let text = format!("{HEAD}    v0:i32 = const 0\n    v1:f32 = load scratch [v0]\n");
     assert!(matches!(
         error(&text),
         (
