@@ -387,7 +387,8 @@ pub enum Stmt {
     },
     /// A constant.
     Const(Const),
-    /// A load of `count` consecutive scalars (at most 8 bytes) from the input buffer.
+    /// A load of `count` consecutive scalars (at most 8 bytes) from the input buffer, the
+    /// uniform buffer, the constant table or private memory, as `addr` says.
     Load {
         /// Scalar type (bools load as i32).
         ty: Type,
