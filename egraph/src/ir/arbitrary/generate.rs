@@ -1,6 +1,8 @@
 //! Drawing random recipes.
 
-use super::{Addr, Case, Cond, Config, ExitKind, Family, Pick, Recipe, Stmt, Trips};
+use super::{
+    Addr, Case, Cond, Config, ExitKind, Family, Pick, PrivateAt, Recipe, Stmt, Trips, PRIVATE_BYTES,
+};
 use crate::ir::constant::Const;
 use crate::ir::ops::PureOp;
 use crate::ir::signature::Signature;
@@ -205,7 +207,9 @@ impl State<'_, '_> {
             Kind::Load => {
                 let ty = self.numeric_ty();
                 let count = 1 + self.below(2) as u8;
-                let addr = if self.chance(60) {
+                let addr = if self.chance(25) {
+                    Addr::Private(self.private_at())
+                } else if self.chance(60) {
                     Addr::Window(self.below(super::WINDOW as usize) as u8)
                 } else if self.chance(40) {
                     if self.chance(25) {
@@ -220,6 +224,12 @@ impl State<'_, '_> {
                 };
                 Stmt::Load { ty, count, addr }
             }
+            Kind::Store if self.chance(35) => Stmt::PrivateStore {
+                at: self.private_at(),
+                ty: self.ty(),
+                count: 1 + self.below(2) as u8,
+                value: self.pick(),
+            },
             Kind::Store => Stmt::Store {
                 slot: u8::arbitrary(self.g),
                 ty: self.ty(),
@@ -299,6 +309,15 @@ impl State<'_, '_> {
                     values: self.pick(),
                 }
             }
+        }
+    }
+
+    /// Half the private accesses at a selected word, half at a constant one.
+    fn private_at(&mut self) -> PrivateAt {
+        if self.chance(50) {
+            PrivateAt::Selected(self.pick())
+        } else {
+            PrivateAt::Fixed(self.below(PRIVATE_BYTES as usize / 4 - 1) as u8)
         }
     }
 

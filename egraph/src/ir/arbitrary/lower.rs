@@ -4,8 +4,9 @@
 //! is none, so the result verifies whatever the recipe holds.
 
 use super::{
-    Addr, Case, Cond, ExitKind, Pick, Recipe, Stmt, Trips, EPILOGUE_SLOT, EPILOGUE_TYPES, INPUT,
-    INPUT_BYTES, OUTPUT, RECIPE_SLOTS, SINK_SLOT, SINK_SLOTS, SLOT_BYTES, TEXTURE, WINDOW,
+    Addr, Case, Cond, ExitKind, Pick, PrivateAt, Recipe, Stmt, Trips, EPILOGUE_SLOT,
+    EPILOGUE_TYPES, INPUT, INPUT_BYTES, OUTPUT, PRIVATE_BYTES, RECIPE_SLOTS, SINK_SLOT, SINK_SLOTS,
+    SLOT_BYTES, TEXTURE, WINDOW,
 };
 use crate::ir::builder::Builder;
 use crate::ir::constant::Const;
@@ -89,14 +90,22 @@ pub(super) fn lower_counting(recipe: &Recipe) -> (Function, usize) {
     lowerer.sink();
     lowerer.epilogue(&last);
     lowerer.b.return_();
-    let mut reads_table = false;
-    func.for_each_inst(|_, i| {
-        if let Op::Effect(EffectOp::Load(a)) = func.insts[i].op {
+    // Only programs that use them carry the table and the private area, so the others lower
+    // as they did before either existed.
+    let (mut reads_table, mut private) = (false, false);
+    func.for_each_inst(|_, i| match func.insts[i].op {
+        Op::Effect(EffectOp::Load(a)) => {
             reads_table |= a.space == AddressSpace::Constant;
+            private |= a.space == AddressSpace::Private;
         }
+        Op::Effect(EffectOp::Store(a)) => private |= a.space == AddressSpace::Private,
+        _ => {}
     });
     if reads_table {
         func.constant_data = super::table_bytes();
+    }
+    if private {
+        func.private_bytes = PRIVATE_BYTES;
     }
     (func, body)
 }
@@ -268,6 +277,12 @@ impl Lowerer<'_> {
                     .collect();
                 self.store(slot, &vals);
             }
+            Stmt::PrivateStore {
+                at,
+                ty,
+                count,
+                value,
+            } => self.private_store(*at, *ty, *count, *value),
             Stmt::If {
                 cond,
                 then_body,
@@ -353,6 +368,32 @@ impl Lowerer<'_> {
         self.pure(PureOp::Ishl, &[unit, shift])
     }
 
+    /// The offset value and constant offset of a private access aligned to `align`.
+    fn private_offset(&mut self, at: PrivateAt, align: u32) -> (Value, u32) {
+        match at {
+            PrivateAt::Selected(p) => (self.selected_offset(p, PRIVATE_BYTES, align), 0),
+            PrivateAt::Fixed(n) => {
+                // The words `Selected` reaches, rounded down to the alignment.
+                let word = u32::from(n) % (PRIVATE_BYTES / 4 - 1);
+                (self.konst(Const::i32(0)), 4 * word / align * align)
+            }
+        }
+    }
+
+    /// Stores `count` values of `ty` (bools as i32) to private memory at `at`.
+    fn private_store(&mut self, at: PrivateAt, ty: Type, count: u8, value: Pick) {
+        let ty = if ty == Type::Bool { Type::I32 } else { ty };
+        let count = clamp_count(ty, count);
+        let (offset_value, offset) = self.private_offset(at, ty.bytes().max(4));
+        let mut args = vec![offset_value];
+        args.extend((0..count).map(|i| self.resolve(ty, Pick(value.0.wrapping_add(i as u16)))));
+        let access = MemAccess {
+            space: AddressSpace::Private,
+            offset,
+        };
+        self.b.effect(EffectOp::Store(access), &args, &[]);
+    }
+
     fn load(&mut self, ty: Type, count: u8, addr: Addr) {
         let ty = if ty == Type::Bool { Type::I32 } else { ty };
         let count = clamp_count(ty, count);
@@ -387,10 +428,12 @@ impl Lowerer<'_> {
                     .unwrap_or_else(|| unreachable!("the prelude sets in_base")),
                 0,
             ),
+            Addr::Private(at) => self.private_offset(at, align),
         };
         let space = match addr {
             Addr::Uniform(_) => AddressSpace::Uniform(super::UNIFORM),
             Addr::Table(_) => AddressSpace::Constant,
+            Addr::Private(_) => AddressSpace::Private,
             _ => AddressSpace::Storage(INPUT),
         };
         let access = MemAccess { space, offset };

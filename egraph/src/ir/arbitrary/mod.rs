@@ -26,6 +26,14 @@
 //! - **Constant data**: a program that reads a table ([`Addr::Table`]) carries
 //!   [`table_bytes`] as its `constant_data`, read at an offset an i32 value selects, as the
 //!   SPIR-V front end reads a large constant array.
+//! - **Private**: a program that loads or stores private memory ([`Addr::Private`],
+//!   [`Stmt::PrivateStore`]) declares [`PRIVATE_BYTES`] of it per invocation, zeroed at the
+//!   start, as the front end places a dynamically indexed local array. Accesses go to a word
+//!   (an 8-byte unit for 8-byte scalars) an i32 value selects, or to one at a constant offset
+//!   ([`PrivateAt`]), both among the same `PRIVATE_BYTES / 4 - 1` words, so loads read what an
+//!   earlier store left there, a mix of several stores, or zeros never written; a value may
+//!   come back as another type of the same or a different size (a 16-bit store writes the
+//!   low-addressed half of its word).
 //! - **Output**: storage buffer [`OUTPUT`] = `(0, 1)`, only written. Invocation `gid` owns the
 //!   [`OUTPUT_SLOTS`] slots of [`SLOT_BYTES`] bytes starting at byte `gid * INVOCATION_BYTES`
 //!   and writes nowhere else, so invocations never race. A store writes one or more
@@ -137,6 +145,10 @@ pub fn table_bytes() -> Vec<u8> {
         })
         .collect()
 }
+
+/// Bytes of private memory a program that accesses it declares: 16 words, few enough that
+/// stores and loads often meet.
+pub const PRIVATE_BYTES: u32 = 64;
 
 /// The output buffer's binding.
 pub const OUTPUT: Binding = Binding { set: 0, binding: 1 };
@@ -321,6 +333,20 @@ pub enum Addr {
     /// `(2 * (x % 31) + n % 2) << 2`: a dynamic root plus a constant, as array-of-structure
     /// indexing produces (adjacent ones are vectorized).
     Strided(Pick, u8),
+    /// The invocation's private memory ([`PRIVATE_BYTES`] of it), where [`PrivateAt`] says.
+    Private(PrivateAt),
+}
+
+/// Where a private-memory access goes: a word of the first `PRIVATE_BYTES / 4 - 1` (the last
+/// one is left out, so that a two-scalar access there stays inside), rounded down to 8 bytes
+/// for 8-byte scalars.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PrivateAt {
+    /// The word an i32 value `x` selects, `x % (PRIVATE_BYTES / 4 - 1)` (8-byte unit
+    /// `x % (PRIVATE_BYTES / 8 - 1)` for 8-byte scalars), as a dynamically indexed array.
+    Selected(Pick),
+    /// Word `n % (PRIVATE_BYTES / 4 - 1)` at a constant offset, as a constant index.
+    Fixed(u8),
 }
 
 /// How many times a loop runs.
@@ -361,7 +387,8 @@ pub enum Stmt {
     },
     /// A constant.
     Const(Const),
-    /// A load of `count` consecutive scalars (at most 8 bytes) from the input buffer.
+    /// A load of `count` consecutive scalars (at most 8 bytes) from the input buffer, the
+    /// uniform buffer, the constant table or private memory, as `addr` says.
     Load {
         /// Scalar type (bools load as i32).
         ty: Type,
@@ -444,6 +471,17 @@ pub enum Stmt {
         cond: Cond,
         /// First pick of the values passed.
         values: Pick,
+    },
+    /// A store of `count` consecutive values (at most 8 bytes) to private memory.
+    PrivateStore {
+        /// Where.
+        at: PrivateAt,
+        /// Type (bools store as i32 0/1).
+        ty: Type,
+        /// How many.
+        count: u8,
+        /// The first value; the others are the next picks.
+        value: Pick,
     },
 }
 

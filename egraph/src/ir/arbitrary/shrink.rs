@@ -3,7 +3,7 @@
 //! Every candidate is strictly smaller than its origin in the order (statement count, sum of
 //! picks and counts, constants' distance from zero), so quickcheck's shrink loop terminates.
 
-use super::{Addr, Case, Cond, Pick, Stmt, Trips};
+use super::{Addr, Case, Cond, Pick, PrivateAt, Stmt, Trips};
 use crate::ir::constant::Const;
 
 /// The number of statements, nested ones included.
@@ -87,6 +87,14 @@ fn cond(c: Cond) -> Option<Cond> {
     }
 }
 
+/// A simpler private place: a smaller pick, then the constant word 0.
+fn private_at(at: PrivateAt) -> Option<PrivateAt> {
+    match at {
+        PrivateAt::Selected(p) => Some(pick(p).map_or(PrivateAt::Fixed(0), PrivateAt::Selected)),
+        PrivateAt::Fixed(n) => (n != 0).then_some(PrivateAt::Fixed(0)),
+    }
+}
+
 fn stmt(s: &Stmt) -> Vec<Stmt> {
     let mut out = Vec::new();
     match s {
@@ -123,6 +131,8 @@ fn stmt(s: &Stmt) -> Vec<Stmt> {
                 Addr::Gather(p) => Some(pick(p).map_or(Addr::Window(0), Addr::Gather)),
                 Addr::Table(p) => Some(pick(p).map_or(Addr::Window(0), Addr::Table)),
                 Addr::Uniform(_) | Addr::Strided(..) => Some(Addr::Window(0)),
+                // Stays private: a counterexample about private memory keeps its access.
+                Addr::Private(at) => private_at(at).map(Addr::Private),
             };
             if let Some(addr) = smaller {
                 out.push(Stmt::Load {
@@ -161,6 +171,28 @@ fn stmt(s: &Stmt) -> Vec<Stmt> {
                     count: *count,
                     value: *value,
                 });
+            }
+        }
+        &Stmt::PrivateStore {
+            at,
+            ty,
+            count,
+            value,
+        } => {
+            let make = |at, count, value| Stmt::PrivateStore {
+                at,
+                ty,
+                count,
+                value,
+            };
+            if count > 1 {
+                out.push(make(at, 1, value));
+            }
+            if let Some(value) = pick(value) {
+                out.push(make(at, count, value));
+            }
+            if let Some(at) = private_at(at) {
+                out.push(make(at, count, value));
             }
         }
         Stmt::If {

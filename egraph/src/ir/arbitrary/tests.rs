@@ -1,9 +1,10 @@
 use super::*;
 use crate::ir::effects::{AddressSpace, EffectOp};
+use crate::ir::entities::Inst;
 use crate::ir::function::Op;
 use crate::ir::{parse_function, verify, OpRegistry};
 use quickcheck::{QuickCheck, TestResult};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 fn ops_of(func: &Function) -> Vec<Op> {
     let mut ops = Vec::new();
@@ -60,7 +61,7 @@ fn default_config_covers_every_table_operation_and_construct() {
     let mut seen_ops = HashSet::new();
     let (mut ifs, mut loops, mut breaks, mut continues, mut returns) = (0, 0, 0, 0, 0);
     let (mut loads, mut stores, mut f16s, mut i16s) = (0, 0, 0, 0);
-    let mut tables = 0;
+    let (mut tables, mut private) = (0, 0);
     // Counted loops end their body with `continue`, switches (one-trip loops) with `break`.
     let (mut counted, mut switches) = (0, 0);
     for _ in 0..400 {
@@ -89,8 +90,12 @@ fn default_config_covers_every_table_operation_and_construct() {
                 Op::Effect(EffectOp::Load(a)) => {
                     loads += 1;
                     tables += usize::from(a.space == AddressSpace::Constant);
+                    private += usize::from(a.space == AddressSpace::Private);
                 }
-                Op::Effect(EffectOp::Store(_)) => stores += 1,
+                Op::Effect(EffectOp::Store(a)) => {
+                    stores += 1;
+                    private += usize::from(a.space == AddressSpace::Private);
+                }
                 _ => {}
             }
         }
@@ -121,6 +126,7 @@ fn default_config_covers_every_table_operation_and_construct() {
         ("i16", i16s),
         ("switch", switches),
         ("constant-table load", tables),
+        ("private access", private),
     ] {
         assert!(n > 0, "no {what} generated");
     }
@@ -415,4 +421,140 @@ fn body_insts_counts_what_the_statements_lower_to() {
         .body_insts(),
         0
     );
+}
+
+/// What the interpreter's runs did with private memory, per lane: which bytes were stored.
+#[derive(Default)]
+struct PrivateUse {
+    written: HashMap<([u32; 3], usize), Vec<bool>>,
+    /// Loads reading some stored byte.
+    stored_reads: usize,
+    /// Loads reading only bytes never written (zeros).
+    zero_reads: usize,
+    /// Stores over some byte stored before.
+    overwrites: usize,
+}
+
+impl crate::interp::Observer for PrivateUse {
+    fn before(&mut self, _: &crate::interp::Run<'_>, _: Inst, _: &[usize]) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn after(
+        &mut self,
+        run: &crate::interp::Run<'_>,
+        inst: Inst,
+        lanes: &[usize],
+    ) -> Result<(), String> {
+        let data = &run.func().insts[inst];
+        let (access, store) = match data.op {
+            Op::Effect(EffectOp::Load(a)) => (a, false),
+            Op::Effect(EffectOp::Store(a)) => (a, true),
+            _ => return Ok(()),
+        };
+        if access.space != AddressSpace::Private {
+            return Ok(());
+        }
+        let values = if store {
+            &data.args[1..]
+        } else {
+            &data.results[..]
+        };
+        let bytes: u32 = values
+            .iter()
+            .map(|&v| run.func().value_type(v).bytes())
+            .sum();
+        for &lane in lanes {
+            let base = run
+                .value(data.args[0], lane)
+                .map_or(0, |c| c.as_u64() as u32);
+            let at = base.wrapping_add(access.offset) as usize;
+            let written = self
+                .written
+                .entry((run.group(), lane))
+                .or_insert_with(|| vec![false; PRIVATE_BYTES as usize]);
+            let range = at..at + bytes as usize;
+            let seen = written[range.clone()].iter().any(|&w| w);
+            if store {
+                self.overwrites += usize::from(seen);
+                written[range].fill(true);
+            } else if seen {
+                self.stored_reads += 1;
+            } else {
+                self.zero_reads += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Default programs declare private memory and use it every way the module docs promise:
+/// stores and loads at selected and at constant offsets, of every scalar type; and when run,
+/// loads that read back what a store left, loads of bytes never written, and stores over
+/// earlier ones.
+#[test]
+fn programs_store_to_and_load_from_private_memory() {
+    use crate::interp::{run_compute_observed, Limits};
+    use crate::ir::function::ValueDef;
+    let config = Config::default();
+    let mut g = Gen::from_size_and_seed(100, 17);
+    let (mut programs, mut loads, mut stores, mut constant, mut selected) = (0, 0, 0, 0, 0);
+    let mut types = HashSet::new();
+    let mut used = PrivateUse::default();
+    for _ in 0..400 {
+        let func = Recipe::generate(&mut g, &config).lower();
+        let mut any = false;
+        func.for_each_inst(|_, i| {
+            let data = &func.insts[i];
+            let (access, ty) = match data.op {
+                Op::Effect(EffectOp::Load(a)) => (a, func.value_type(data.results[0])),
+                Op::Effect(EffectOp::Store(a)) => (a, func.value_type(data.args[1])),
+                _ => return,
+            };
+            if access.space != AddressSpace::Private {
+                return;
+            }
+            any = true;
+            types.insert(ty);
+            if matches!(data.op, Op::Effect(EffectOp::Load(_))) {
+                loads += 1;
+            } else {
+                stores += 1;
+            }
+            match func.values[data.args[0]].def {
+                ValueDef::Result(d, _) if matches!(func.insts[d].op, Op::Const(_)) => constant += 1,
+                _ => selected += 1,
+            }
+        });
+        assert_eq!(func.private_bytes, if any { PRIVATE_BYTES } else { 0 });
+        programs += usize::from(any);
+        let input = InputBuffer::generate(&mut g, &config);
+        let mut res = bind_resources(&input, 2 * config.local_size[0]);
+        if let Err(e) =
+            run_compute_observed(&func, &mut res, [2, 1, 1], &Limits::default(), &mut used)
+        {
+            panic!("{e}\n{func}");
+        }
+    }
+    eprintln!(
+        "private memory over 400 programs: {programs} use it; {loads} loads, {stores} stores \
+         ({selected} at selected offsets, {constant} at constant ones), types {types:?}; run: \
+         {} loads of stored bytes, {} of zeros, {} overwrites",
+        used.stored_reads, used.zero_reads, used.overwrites
+    );
+    for (what, n) in [
+        ("program using private memory", programs),
+        ("private load", loads),
+        ("private store", stores),
+        ("access at a constant offset", constant),
+        ("access at a selected offset", selected),
+        ("load of stored bytes", used.stored_reads),
+        ("load of never-written bytes", used.zero_reads),
+        ("overwrite", used.overwrites),
+    ] {
+        assert!(n > 0, "no {what}");
+    }
+    for ty in [Type::I32, Type::F32, Type::I16, Type::F16] {
+        assert!(types.contains(&ty), "no private access of {ty}");
+    }
 }

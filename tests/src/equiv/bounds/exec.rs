@@ -12,6 +12,7 @@
 //! derivatives), so an invocation is a lane of its workgroup's lockstep batch; its linear
 //! global index (x fastest) names the output region it owns.
 
+use super::private::PrivateBounds;
 use super::propagate;
 use super::{Layout, ShadowError, ShadowRun, Sv, Tolerances};
 use crate::equiv::model::{ErrorModel, UNKNOWN};
@@ -42,6 +43,7 @@ pub(super) fn run(
         tainted: HashSet::new(),
         uncertain: Vec::new(),
         loops: Vec::new(),
+        private: PrivateBounds::new(func.private_bytes),
         error: None,
     };
     let result = run_compute_observed(func, &mut res, groups, &Limits::default(), &mut shadow);
@@ -121,6 +123,8 @@ struct Shadow<'a> {
     uncertain: Vec<Vec<usize>>,
     /// The loops being run, innermost last.
     loops: Vec<Inst>,
+    /// What the invocations' private memory holds.
+    private: PrivateBounds,
     /// Why the run was stopped, for the caller.
     error: Option<ShadowError>,
 }
@@ -211,6 +215,12 @@ impl Shadow<'_> {
             },
             // The function's own read-only data: exact, like an input buffer.
             EffectOp::Load(access) if access.space == AddressSpace::Constant => Ok(()),
+            // Each invocation's own memory, followed byte by byte (`private`).
+            EffectOp::Load(access) | EffectOp::Store(access)
+                if access.space == AddressSpace::Private =>
+            {
+                Ok(())
+            }
             EffectOp::Load(access) | EffectOp::Store(access) if Self::binding(access).is_none() => {
                 self.unsupported(inst, "push-constant or workgroup memory")
             }
@@ -241,6 +251,11 @@ impl Shadow<'_> {
         let data = &func.insts[inst];
         let n = run.lanes();
         match effect {
+            EffectOp::Load(access) | EffectOp::Store(access)
+                if access.space == AddressSpace::Private =>
+            {
+                self.private_access(run, inst, access, lanes);
+            }
             EffectOp::Load(_) => {
                 for &lane in lanes {
                     let e = if self.bound(data.args[0], lane) == 0.0 {
@@ -304,6 +319,46 @@ impl Shadow<'_> {
                         self.set(r, n, lane, 0.0);
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Shadow<'_> {
+    /// A private load's bounds from what the bytes it reads hold, or a private store's
+    /// bounds kept in them; with an uncertain offset, the loaded values are unknown and a
+    /// store may have changed any byte.
+    fn private_access(&mut self, run: &Run<'_>, inst: Inst, access: MemAccess, lanes: &[usize]) {
+        let data = &run.func().insts[inst];
+        let store = matches!(data.op, Op::Effect(EffectOp::Store(_)));
+        let n = run.lanes();
+        for &lane in lanes {
+            let invocation = self.index(run, lane);
+            let offset = run.value(data.args[0], lane).map_or(0, |c| c.as_u64());
+            let mut at = i64::from(offset as u32 as i32) + i64::from(access.offset);
+            let exact = self.bound(data.args[0], lane) == 0.0;
+            let values = if store {
+                &data.args[1..]
+            } else {
+                &data.results[..]
+            };
+            for &v in values {
+                let Some(value) = run.value(v, lane) else {
+                    continue;
+                };
+                match (store, exact) {
+                    (true, true) => {
+                        let e = self.bound(v, lane);
+                        self.private.store(invocation, at, value, e);
+                    }
+                    (true, false) => self.private.forget(invocation),
+                    (false, true) => {
+                        let e = self.private.load(invocation, at, value.ty());
+                        self.set(v, n, lane, e);
+                    }
+                    (false, false) => self.set(v, n, lane, UNKNOWN),
+                }
+                at += i64::from(value.ty().bytes());
             }
         }
     }

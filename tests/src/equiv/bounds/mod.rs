@@ -19,12 +19,14 @@
 //! `continue`, `return`), the invocation's whole output region (see [`Layout`]) becomes
 //! unknown from there on, because the other side may have stored elsewhere or stopped. A store
 //! to an uncertain address makes the whole output buffer unknown, a load from one gives unknown
-//! values.
+//! values. Private memory keeps, per invocation and byte, the bound of the scalar stored there
+//! ([`private`]), which a load reading it back whole gets again.
 //!
 //! The result is the reference output and, per output byte, what the comparison may expect
 //! ([`Tolerances`]).
 
 mod exec;
+mod private;
 pub mod propagate;
 
 use crate::equiv::model::ErrorModel;
