@@ -6,7 +6,8 @@
 //! aligned to its size, or the run stops with an error naming the instruction. Lanes access
 //! memory in ascending lane order within one instruction (so of several lanes storing to one
 //! address, the highest lane's value remains); helper lanes do not store, except to their own
-//! private memory (`private` space: `func.private_bytes` per lane, zeroed at the start).
+//! private memory (`private` space: `func.private_bytes` per lane; undefined until stored in
+//! the IR, zeroed here).
 //!
 //! Atomics run the same way, one lane's whole read-modify-write after another in ascending lane
 //! order, which makes them sequentially consistent and the results deterministic; helper lanes

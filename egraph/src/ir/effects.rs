@@ -13,7 +13,7 @@
 //! - Workgroup-shared memory is one byte-addressed block per workgroup of
 //!   `Function::shared_memory` bytes.
 //! - Private memory is one byte-addressed block per invocation of `Function::private_bytes`
-//!   bytes, zeroed when the invocation starts.
+//!   bytes, undefined until stored (the interpreter starts it zeroed).
 //! - Textures and samplers are `(set, binding)` too; a combined image-sampler names the same
 //!   binding for both.
 //!
@@ -82,9 +82,11 @@ pub enum AddressSpace {
     /// front end placed in memory rather than in registers (a large constant array indexed
     /// dynamically), which the runtime supplies with the binary.
     Constant,
-    /// Each invocation's own memory ([`crate::ir::Function::private_bytes`] bytes, zeroed when
-    /// the invocation starts): a large array the front end placed in memory rather than in
-    /// registers (a local array indexed dynamically). Nothing else can observe it, helper
+    /// Each invocation's own memory ([`crate::ir::Function::private_bytes`] bytes): a large
+    /// array the front end placed in memory rather than in registers (a local array indexed
+    /// dynamically). Its contents are undefined until stored (as a SPIR-V `Function` variable
+    /// without an initializer; the G13 does not clear its stack); the interpreter and the
+    /// simulator start it zeroed, one choice among those. Nothing else can observe it, helper
     /// invocations of a fragment shader store to it like the others, and it needs no atomics.
     Private,
 }

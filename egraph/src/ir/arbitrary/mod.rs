@@ -27,11 +27,12 @@
 //!   [`table_bytes`] as its `constant_data`, read at an offset an i32 value selects, as the
 //!   SPIR-V front end reads a large constant array.
 //! - **Private**: a program that loads or stores private memory ([`Addr::Private`],
-//!   [`Stmt::PrivateStore`]) declares [`PRIVATE_BYTES`] of it per invocation, zeroed at the
-//!   start, as the front end places a dynamically indexed local array. Accesses go to a word
-//!   (an 8-byte unit for 8-byte scalars) an i32 value selects, or to one at a constant offset
-//!   ([`PrivateAt`]), both among the same `PRIVATE_BYTES / 4 - 1` words, so loads read what an
-//!   earlier store left there, a mix of several stores, or zeros never written; a value may
+//!   [`Stmt::PrivateStore`]) declares [`PRIVATE_BYTES`] of it per invocation, as the front end
+//!   places a dynamically indexed local array. Accesses go to a word (an 8-byte unit for
+//!   8-byte scalars) an i32 value selects, or to one at a constant offset ([`PrivateAt`]),
+//!   both among the same `PRIVATE_BYTES / 4 - 1` words, so loads read what an earlier store
+//!   left there, a mix of several stores, or bytes never written (undefined in the IR: the
+//!   equivalence checks compare no value that depends on them); a value may
 //!   come back as another type of the same or a different size (a 16-bit store writes the
 //!   low-addressed half of its word).
 //! - **Output**: storage buffer [`OUTPUT`] = `(0, 1)`, only written. Invocation `gid` owns the

@@ -429,7 +429,7 @@ struct PrivateUse {
     written: HashMap<([u32; 3], usize), Vec<bool>>,
     /// Loads reading some stored byte.
     stored_reads: usize,
-    /// Loads reading only bytes never written (zeros).
+    /// Loads reading only bytes never written (undefined; zeros in the interpreter).
     zero_reads: usize,
     /// Stores over some byte stored before.
     overwrites: usize,

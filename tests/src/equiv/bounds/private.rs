@@ -3,9 +3,10 @@
 //!
 //! Bounds describe values, not bytes, so a load gets its stored scalar's bound only when it
 //! reads that scalar back whole, as the same type at the same offset. Any other read (another
-//! type, a part, a mix of stores) is exact only if every byte it reads is: never written (zero
-//! on both sides), or stored exactly. A float NaN is never exact as bytes: a bound of 0 lets
-//! its payload differ, which a read as an integer would see.
+//! type, a part, a mix of stores) is exact only if every byte it reads was stored exactly. A
+//! float NaN is never exact as bytes: a bound of 0 lets its payload differ, which a read as an
+//! integer would see. A byte never written is undefined in the IR (both sides here start from
+//! zero, but code for the G13 does not clear its stack), so what reads it is not compared.
 
 use crate::equiv::model::UNKNOWN;
 use agxc_egraph::ir::{Const, Type};
@@ -22,11 +23,11 @@ struct Byte {
     exact: bool,
 }
 
-/// A byte never written: zero on both sides.
-const ZERO: Byte = Byte {
+/// A byte never written: undefined.
+const UNWRITTEN: Byte = Byte {
     from: None,
-    e: 0.0,
-    exact: true,
+    e: UNKNOWN,
+    exact: false,
 };
 
 /// A byte a store at an uncertain offset may have changed.
@@ -36,7 +37,7 @@ const LOST: Byte = Byte {
     exact: false,
 };
 
-/// Every invocation's private memory, by linear global index, created zeroed on first use.
+/// Every invocation's private memory, by linear global index, created unwritten on first use.
 pub(super) struct PrivateBounds {
     bytes: usize,
     memory: HashMap<usize, Vec<Byte>>,
@@ -55,7 +56,7 @@ impl PrivateBounds {
         let n = self.bytes;
         self.memory
             .entry(invocation)
-            .or_insert_with(|| vec![ZERO; n])
+            .or_insert_with(|| vec![UNWRITTEN; n])
     }
 
     /// `value`, with bound `e`, stored at byte `at`.
@@ -110,7 +111,7 @@ mod tests {
     #[test]
     fn whole_scalars_keep_their_bounds_and_reinterpretations_need_exact_bytes() {
         let mut p = PrivateBounds::new(16);
-        assert_eq!(p.load(0, 4, Type::I32), 0.0, "never written");
+        assert_eq!(p.load(0, 4, Type::I32), UNKNOWN, "never written");
         p.store(0, 0, Const::f32(1.5), 1e-6);
         assert_eq!(p.load(0, 0, Type::F32), 1e-6);
         assert_eq!(p.load(0, 0, Type::I32), UNKNOWN, "an inexact float's bits");
@@ -119,8 +120,15 @@ mod tests {
         assert_eq!(p.load(0, 8, Type::F32), 0.0);
         assert_eq!(p.load(0, 8, Type::I32), UNKNOWN, "a NaN's payload");
         p.store(0, 12, Const::i16(-2), 0.0);
-        assert_eq!(p.load(0, 12, Type::I32), 0.0, "exact half, zero half");
-        assert_eq!(p.load(1, 0, Type::F32), 0.0, "another invocation");
+        p.store(0, 14, Const::i16(7), 0.0);
+        assert_eq!(p.load(0, 12, Type::I32), 0.0, "two exact halves");
+        p.store(0, 4, Const::i16(3), 0.0);
+        assert_eq!(
+            p.load(0, 4, Type::I32),
+            UNKNOWN,
+            "an exact half, an unwritten half"
+        );
+        assert_eq!(p.load(1, 8, Type::F32), UNKNOWN, "another invocation's");
         p.forget(0);
         assert_eq!(p.load(0, 4, Type::I32), UNKNOWN);
     }
