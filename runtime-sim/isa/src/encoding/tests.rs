@@ -139,7 +139,9 @@ fn lookups_by_key_find_the_fields_a_string_comparison_finds() {
         let w = FieldWriter::new(e.opcode);
         for &name in &names {
             let expected = e.segs.iter().find_map(|seg| match *seg {
-                Seg::Field { name: n, hi, lo, .. } if n == name => Some((hi, lo)),
+                Seg::Field {
+                    name: n, hi, lo, ..
+                } if n == name => Some((hi, lo)),
                 _ => None,
             });
             assert_eq!(w.range_of(name), expected, "{:?}.{name}", e.opcode);
