@@ -185,9 +185,10 @@ pub fn float_imm(x: f32) -> Option<u8> {
     // every float constant operand, and the search was about 1% of a typical compile. Every code
     // decodes to a different value, so the one candidate, checked by decoding it, is the answer.
     let sign = if x.is_sign_negative() { 0x80 } else { 0 };
-    // |x| in 64ths: an integer below 32 * 64 for every representable value (NaN fails too).
+    // |x| in 64ths: an integer below 32 * 64 for every representable value (infinity fails the
+    // bound, NaN the integer test: its fraction is NaN).
     let n = x.abs() * 64.0;
-    if !(n < 2048.0) || n.fract() != 0.0 {
+    if n >= 2048.0 || n.fract() != 0.0 {
         return None;
     }
     let n = n as u32;
