@@ -80,9 +80,12 @@ struct Round {
 pub struct OptRun<'a> {
     target: &'a dyn Target,
     opts: &'a OptOptions,
-    /// The input, for the report's instruction count and the pre-pass fallback.
-    input: Function,
-    /// The function as the last step left it.
+    /// The input, for the report's instruction count and the pre-pass fallback (borrowed: a
+    /// copy of the function is about 1% of a small shader's compile).
+    input: &'a Function,
+    /// The function as the last step left it; between `saturate` and `elaborate` the round
+    /// holds it, and once `cf-post` has changed nothing the first round's result is the
+    /// function (see [`OptRun::current`]).
     func: Function,
     log: Vec<PassRun>,
     pass_dumps: Vec<(String, String)>,
@@ -96,7 +99,7 @@ pub struct OptRun<'a> {
 impl<'a> OptRun<'a> {
     /// A verified function ready for the first step.
     pub fn new(
-        func: &Function,
+        func: &'a Function,
         target: &'a dyn Target,
         opts: &'a OptOptions,
     ) -> Result<OptRun<'a>, OptError> {
@@ -104,7 +107,7 @@ impl<'a> OptRun<'a> {
         Ok(OptRun {
             target,
             opts,
-            input: func.clone(),
+            input: func,
             func: func.clone(),
             log: Vec::new(),
             pass_dumps: Vec::new(),
@@ -133,7 +136,17 @@ impl<'a> OptRun<'a> {
                 }
                 s
             }
-            None => self.func.to_string(),
+            None => self.current().to_string(),
+        }
+    }
+
+    /// The function as the last step left it, outside a round: the first round's result from
+    /// `elaborate` until `cf-post` changes it (`cf-post` leaves `func` as it is when its passes
+    /// change nothing or fail, instead of copying that result back into it).
+    fn current(&self) -> &Function {
+        match &self.first {
+            Some(first) if !self.post_changed => &first.func,
+            _ => &self.func,
         }
     }
 
@@ -188,12 +201,20 @@ fn cf_pre(run: &mut OptRun<'_>) -> Result<(), OptError> {
 }
 
 fn saturate(run: &mut OptRun<'_>) -> Result<(), OptError> {
-    let func = run.func.clone();
+    // The round takes the function (elaboration gives `run.func` its result): no copy.
+    let placeholder = Function::new(String::new(), run.func.stage);
+    let func = std::mem::replace(&mut run.func, placeholder);
     let mut egraph = EGraph::new(FactAnalysis::default());
     if !run.opts.dump.explain.is_empty() || run.opts.dump.html {
         egraph = egraph.with_explanations_enabled();
     }
-    let lowered = to_egraph::lower(&func, &mut egraph)?;
+    let lowered = match to_egraph::lower(&func, &mut egraph) {
+        Ok(lowered) => lowered,
+        Err(e) => {
+            run.func = func;
+            return Err(e.into());
+        }
+    };
     clock::EggClock::new().run(|| egraph.rebuild());
     let (egraph, mut report) = runner::saturate(egraph, run.target.rules(), &run.opts.limits);
     report.insts_before = func.inst_count();
@@ -310,12 +331,8 @@ fn cf_post(run: &mut OptRun<'_>) -> Result<(), OptError> {
             false
         }
     };
-    if !run.post_changed {
-        // What the passes left (nothing changed, or a failure): the first round's function.
-        if let Some(first) = &run.first {
-            run.func = first.func.clone();
-        }
-    }
+    // Unchanged (or failed), the function is the first round's result again, which
+    // `OptRun::current` reads from the round itself: nothing later reads `run.func` then.
     Ok(())
 }
 

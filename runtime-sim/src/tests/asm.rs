@@ -16,7 +16,9 @@ pub fn enc(op: Opcode, fields: &[(&str, u64)]) -> Vec<u8> {
             .segs
             .iter()
             .find_map(|s| match *s {
-                Seg::Field { name: n, hi, lo } if n == name => Some((hi, lo)),
+                Seg::Field {
+                    name: n, hi, lo, ..
+                } if n == name => Some((hi, lo)),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{op:?} has no field {name}"));

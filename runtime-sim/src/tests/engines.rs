@@ -102,7 +102,7 @@ fn the_engines_agree_on_random_alu_code() {
             let e = all[usize::from(*which) % all.len()];
             let mut bits = u128::from(e.value);
             for (i, seg) in e.segs.iter().enumerate() {
-                if let Seg::Field { name, hi, lo } = *seg {
+                if let Seg::Field { name, hi, lo, .. } = *seg {
                     let r = seed.rotate_left((7 * i + 3 * k) as u32)
                         ^ (i as u64).wrapping_mul(0x9e37_79b9);
                     // Registers among the first 32, so operands meet the random contents.

@@ -166,7 +166,7 @@ impl RuleCharges {
                 op
             };
             c.per_op.entry(at).or_default().push(Entry {
-                rule: rule.name.clone(),
+                rule: rule.name.to_string(),
                 charge,
                 only,
                 inner: reuse_type(rhs, op),

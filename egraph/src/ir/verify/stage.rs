@@ -105,29 +105,55 @@ pub(super) fn check(func: &Function, walk: &Walk, errors: &mut Errors) {
     }
 }
 
+/// What a stage rule names in its error: kept as the operation's parts and written out only
+/// for an error, since every instruction of every verified function is checked (formatting the
+/// text each time was a tenth of the verifier's time).
+#[derive(Clone, Copy)]
+enum What {
+    /// An operation by name, quoted.
+    Op(&'static str),
+    /// A description, as is.
+    Text(&'static str),
+    SampleLod(LodMode),
+    Builtin(Builtin),
+    Interpolated(Interp),
+    Output(OutputSlot),
+}
+
+impl What {
+    fn text(self) -> String {
+        match self {
+            What::Op(name) => format!("`{name}`"),
+            What::Text(text) => text.into(),
+            What::SampleLod(lod) => format!("`sample` with {} LOD", syntax::lod(lod)),
+            What::Builtin(b) => format!("`builtin {}`", syntax::builtin(b)),
+            What::Interpolated(i) => format!("`input` with {} interpolation", syntax::interp(i)),
+            What::Output(slot) => format!("`output {}`", syntax::output(slot)),
+        }
+    }
+}
+
 /// The stages allowed for one instruction, as `(what, allowed)`; `None` if all are.
-fn requirement(op: Op) -> Option<(String, Allowed)> {
+fn requirement(op: Op) -> Option<(What, Allowed)> {
     let effect = match op {
-        Op::Discard => return Some(("`discard`".into(), FRAGMENT)),
+        Op::Discard => return Some((What::Op("discard"), FRAGMENT)),
         Op::Effect(e) => e,
         _ => return None,
     };
-    let named = |what: &str, allowed| Some((format!("`{what}`"), allowed));
     match effect {
         EffectOp::VertexInput(_) | EffectOp::EmitVertex(_) | EffectOp::EndPrimitive(_) => {
-            named(effect.name(), GEOMETRY)
+            Some((What::Op(effect.name()), GEOMETRY))
         }
-        EffectOp::Derivative(..) => named(effect.name(), FRAGMENT),
-        EffectOp::Demote => named("demote", FRAGMENT),
-        EffectOp::Sample(s) if matches!(s.lod, LodMode::Implicit | LodMode::Bias) => Some((
-            format!("`sample` with {} LOD", syntax::lod(s.lod)),
-            FRAGMENT,
-        )),
-        EffectOp::Barrier(BarrierKind::Workgroup) => named("barrier workgroup", COMPUTE),
+        EffectOp::Derivative(..) => Some((What::Op(effect.name()), FRAGMENT)),
+        EffectOp::Demote => Some((What::Op("demote"), FRAGMENT)),
+        EffectOp::Sample(s) if matches!(s.lod, LodMode::Implicit | LodMode::Bias) => {
+            Some((What::SampleLod(s.lod), FRAGMENT))
+        }
+        EffectOp::Barrier(BarrierKind::Workgroup) => Some((What::Op("barrier workgroup"), COMPUTE)),
         EffectOp::Load(a) | EffectOp::Store(a) | EffectOp::Atomic(_, a)
             if a.space == AddressSpace::Workgroup =>
         {
-            Some(("workgroup-shared memory".into(), COMPUTE))
+            Some((What::Text("workgroup-shared memory"), COMPUTE))
         }
         EffectOp::Builtin(b) => {
             let allowed = match b {
@@ -143,21 +169,20 @@ fn requirement(op: Op) -> Option<(String, Allowed)> {
                 Builtin::VertexIndex | Builtin::InstanceIndex => VERTEX,
                 Builtin::PrimitiveId | Builtin::InvocationId => GEOMETRY,
             };
-            named(&format!("builtin {}", syntax::builtin(b)), allowed)
+            Some((What::Builtin(b), allowed))
         }
-        EffectOp::Input(slot) if slot.interp != Interp::Flat => Some((
-            format!("`input` with {} interpolation", syntax::interp(slot.interp)),
-            FRAGMENT,
-        )),
+        EffectOp::Input(slot) if slot.interp != Interp::Flat => {
+            Some((What::Interpolated(slot.interp), FRAGMENT))
+        }
         // A geometry shader's inputs are per vertex: `vertex_input`.
-        EffectOp::Input(_) => named("input", FRAGMENT_VERTEX),
+        EffectOp::Input(_) => Some((What::Op("input"), FRAGMENT_VERTEX)),
         EffectOp::Output(slot) => {
             let allowed = match slot {
                 OutputSlot::Location { .. } => GRAPHICS,
                 OutputSlot::Position(_) | OutputSlot::PointSize => VERTEX_GEOMETRY,
                 OutputSlot::FragDepth => FRAGMENT,
             };
-            named(&format!("output {}", syntax::output(slot)), allowed)
+            Some((What::Output(slot), allowed))
         }
         _ => None,
     }
@@ -202,7 +227,7 @@ fn check_inst(func: &Function, inst: Inst, errors: &mut Errors) {
             errors.at_inst(
                 inst,
                 E::WrongStage {
-                    what,
+                    what: what.text(),
                     allowed: allowed.name(),
                     stage: func.stage,
                 },

@@ -265,8 +265,9 @@ impl ClassSearcher {
 /// A rule ready to run: its `egg` rewrite and the facts the report and checker need.
 #[derive(Clone)]
 pub struct Rule {
-    /// Unique kebab-case name.
-    pub name: String,
+    /// Unique kebab-case name (borrowed from the rule list's text for the built-in rules, like
+    /// the doc line: a copy was an allocation per rule in every process).
+    pub name: Cow<'static, str>,
     /// The identity it relies on (borrowed from the rule list's text for the built-in rules:
     /// every process builds them all, and copying ~300 doc lines was a third of the rule set's
     /// heap).
@@ -365,7 +366,6 @@ impl Rule {
     ) -> Result<Rule, RuleError> {
         let search_depth = lazy::text_depth(&lhs);
         let symbol = Symbol::from(&*name);
-        let name = name.into_owned();
         let lazy = Arc::new(Lazy::new(
             symbol,
             lhs,
@@ -436,7 +436,7 @@ impl Rule {
                 let parsed = depth(lhs);
                 if parsed != self.search_depth {
                     return Err(RuleError::Invalid {
-                        rule: self.name.clone(),
+                        rule: self.name.to_string(),
                         msg: format!(
                             "the left side's depth read from its text ({}) differs from the \
                              parsed one ({parsed}): an operation without operands in it?",

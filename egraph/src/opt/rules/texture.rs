@@ -604,7 +604,7 @@ pub fn rules() -> Vec<Rule> {
     specs
         .into_iter()
         .map(|s| Rule {
-            name: s.name.to_string(),
+            name: s.name.into(),
             doc: s.doc.into(),
             tolerance: s.tolerance,
             domain: TEXTURE_DOMAIN,

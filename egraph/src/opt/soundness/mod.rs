@@ -154,7 +154,7 @@ pub fn check_rule(rule: &Rule, cfg: &CheckConfig) -> Result<RuleStats, Unsound> 
         lhss.extend(examples());
     }
     let mut stats = RuleStats {
-        name: rule.name.clone(),
+        name: rule.name.to_string(),
         firings: 0,
         comparisons: 0,
     };
@@ -163,7 +163,7 @@ pub fn check_rule(rule: &Rule, cfg: &CheckConfig) -> Result<RuleStats, Unsound> 
     }
     if stats.firings < cfg.min_firings {
         return Err(Unsound::NeverFired {
-            rule: rule.name.clone(),
+            rule: rule.name.to_string(),
             firings: stats.firings,
         });
     }
@@ -560,7 +560,7 @@ fn check_instance(
             stats.comparisons += 1;
             if !agree(rule.tolerance, &vals[c], v, range) {
                 return Err(Unsound::Mismatch(Box::new(Mismatch {
-                    rule: rule.name.clone(),
+                    rule: rule.name.to_string(),
                     lhs: lhs.to_string(),
                     node: format!("a subterm of the left side in e-class {c}"),
                     inputs: show_inputs(),
@@ -581,7 +581,7 @@ fn check_instance(
                 if !agree(rule.tolerance, want, &got, range) {
                     let node = n.kind.to_string();
                     return Err(Unsound::Mismatch(Box::new(Mismatch {
-                        rule: rule.name.clone(),
+                        rule: rule.name.to_string(),
                         lhs: lhs.to_string(),
                         node: format!("{node} (in e-class {})", class.id),
                         inputs: show_inputs(),

@@ -75,7 +75,7 @@ fn field_writer_sets_fields_the_decoder_reads_back() {
     // and the long form is chosen exactly when a bit past the short form is set.
     for e in encodings() {
         for seg in e.segs {
-            let Seg::Field { name, hi, lo } = *seg else {
+            let Seg::Field { name, hi, lo, .. } = *seg else {
                 continue;
             };
             if name == "L" {
@@ -120,6 +120,31 @@ fn field_writer_sets_fields_the_decoder_reads_back() {
                     assert_eq!(len, expected, "{:?}.{name} bit {bit}", e.opcode);
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn lookups_by_key_find_the_fields_a_string_comparison_finds() {
+    // The names of every form, plus a few it lacks (one longer than a key holds whole).
+    let mut names: Vec<&str> = vec!["", "Q", "Dxx", "nonexistent_field"];
+    for e in encodings() {
+        for seg in e.segs {
+            if let Seg::Field { name, .. } = *seg {
+                names.push(name);
+            }
+        }
+    }
+    for e in encodings() {
+        let w = FieldWriter::new(e.opcode);
+        for &name in &names {
+            let expected = e.segs.iter().find_map(|seg| match *seg {
+                Seg::Field {
+                    name: n, hi, lo, ..
+                } if n == name => Some((hi, lo)),
+                _ => None,
+            });
+            assert_eq!(w.range_of(name), expected, "{:?}.{name}", e.opcode);
         }
     }
 }
