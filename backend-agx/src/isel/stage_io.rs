@@ -275,15 +275,21 @@ impl Isel<'_> {
                 mask,
                 perspective: interp == Some(Interp::Perspective),
             });
-            let mut k = 0u16;
-            for c in 0..4u8 {
-                if mask >> c & 1 == 1 {
-                    self.varyings.insert((location, c), dst.word(k));
-                    k += 1;
-                }
-            }
+            self.record_components(location, mask, dst);
         }
         Ok(())
+    }
+
+    /// Records where each component of `mask` of `location` landed in `dst`, a run of one
+    /// 32-bit register per set bit (an `ld_var` or `device_load` of those components).
+    pub(super) fn record_components(&mut self, location: u32, mask: u8, dst: VReg) {
+        let mut k = 0u16;
+        for c in 0..4u8 {
+            if mask >> c & 1 == 1 {
+                self.varyings.insert((location, c), dst.word(k));
+                k += 1;
+            }
+        }
     }
 
     /// The `ld_var` slot of a varying location (the ABI packs the locations read).

@@ -104,13 +104,7 @@ impl Isel<'_> {
             }
             let dst = self.m.new_group(RegClass::Vec32(count as u8));
             self.vertex_load(dst, location, mask)?;
-            let mut k = 0u16;
-            for c in 0..4u8 {
-                if mask >> c & 1 == 1 {
-                    self.varyings.insert((location, c), dst.word(k));
-                    k += 1;
-                }
-            }
+            self.record_components(location, mask, dst);
         }
         Ok(())
     }
