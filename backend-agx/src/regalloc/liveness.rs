@@ -102,7 +102,11 @@ pub fn unit_spans(
     let mut boundaries = Vec::new();
     // The last reference that counts is the last read: a unit only written (a component of a
     // load nobody reads) may still be written after its position, when the load completes.
+    // So may a unit written again after its last read (a dead component of a later load into
+    // a group whose unit held an earlier value): the write still lands in the register, so
+    // such a unit, like an unread one, lives to the group's end.
     let mut read = vec![false; spans.iter().map(Vec::len).sum()];
+    let mut written_after_read = vec![false; read.len()];
     let offsets: Vec<usize> = spans
         .iter()
         .scan(0, |acc, l| {
@@ -116,12 +120,16 @@ pub fn unit_spans(
             if let Some(list) = spans.get_mut(r.group as usize) {
                 let first = usize::from(r.offset);
                 let last = (first + r.class.units() as usize).min(list.len());
-                for u in first..last {
-                    let s = &mut list[u];
+                let base = offsets[r.group as usize];
+                for (u, s) in list.iter_mut().enumerate().take(last).skip(first) {
                     s.0 = s.0.min(pos);
+                    let k = base + u;
                     if is_use {
                         s.1 = s.1.max(pos);
-                        read[offsets[r.group as usize] + u] = true;
+                        read[k] = true;
+                        written_after_read[k] = false;
+                    } else if read[k] && pos > s.1 {
+                        written_after_read[k] = true;
                     }
                 }
             }
@@ -143,7 +151,8 @@ pub fn unit_spans(
             list.clear();
         }
         for (u, s) in list.iter_mut().enumerate() {
-            if !read[offsets[g] + u] {
+            let k = offsets[g] + u;
+            if !read[k] || written_after_read[k] {
                 s.1 = iv.end;
             }
         }
@@ -244,6 +253,44 @@ mod tests {
         assert_eq!(iv[0].map(|i| (i.start, i.end)), Some((0, 5)));
         assert_eq!(iv[1].map(|i| (i.start, i.end)), Some((2, 3)));
         assert_eq!(iv[2].map(|i| (i.start, i.end)), Some((3, 3)));
+    }
+
+    /// A vector unit read and then written again, never read after (a dead component of a
+    /// later load into a group one of whose units held an earlier value): the unit lives to
+    /// the group's end, or another group could take its register and be overwritten by the
+    /// second write (the soak's seed 0x50a400014261: a texture sample's unused `.w` clobbered
+    /// another sample's `.x`).
+    #[test]
+    fn a_unit_written_after_its_last_read_lives_to_the_group_end() {
+        let mut m = MFunction::default();
+        let v = m.new_group(RegClass::Vec32(4));
+        let other = m.new_group(RegClass::R32);
+        let w = |k: u16| v.view(2 * k, RegClass::R32);
+        m.op(Instr::MovImm {
+            dst: Dst::new(w(3)),
+            imm: 1,
+        }); // 0: the unit's first value
+        add(&mut m, other, w(3)); // 1: its last read
+        for k in 0..3 {
+            m.op(Instr::MovImm {
+                dst: Dst::new(w(k)),
+                imm: 2,
+            }); // 2..=4
+        }
+        m.op(Instr::MovImm {
+            dst: Dst::new(w(3)),
+            imm: 3,
+        }); // 5: written again, never read
+        add(&mut m, other, w(0)); // 6: the group's last read
+        let iv = intervals(&m.insts, 2);
+        let spans = unit_spans(&m.insts, &[8, 2], &iv);
+        assert_eq!(iv[0].map(|i| i.end), Some(6));
+        assert_eq!(
+            spans[0][6],
+            (0, 6),
+            "the rewritten unit lives to the group's end"
+        );
+        assert_eq!(spans[0][0], (2, 6));
     }
 
     /// The extension as first written: every loop, inner first, over every interval.
