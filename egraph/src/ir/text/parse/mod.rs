@@ -181,6 +181,14 @@ impl<'a> Parser<'a, '_> {
         }
     }
 
+    /// `(N)`: the byte size of a function attribute (`shared(N)`, `private(N)`, ...).
+    fn paren_u32(&mut self, what: &'static str) -> Result<u32, ParseError> {
+        self.expect_punct('(', "`(`")?;
+        let n = self.u32(what)?;
+        self.expect_punct(')', "`)`")?;
+        Ok(n)
+    }
+
     fn u32(&mut self, what: &'static str) -> Result<u32, ParseError> {
         let (w, pos) = self.word(what)?;
         parse_decimal(w).ok_or_else(|| {
@@ -386,21 +394,11 @@ impl<'a> Parser<'a, '_> {
                 self.expect_punct(')', "`)`")?;
                 self.func.modes.local_size = [x, y, z];
             }
-            "shared" => {
-                self.expect_punct('(', "`(`")?;
-                self.func.shared_memory = self.u32("shared memory size")?;
-                self.expect_punct(')', "`)`")?;
-            }
+            "shared" => self.func.shared_memory = self.paren_u32("shared memory size")?,
             "push_constants" => {
-                self.expect_punct('(', "`(`")?;
-                self.func.push_constant_bytes = self.u32("push-constant block size")?;
-                self.expect_punct(')', "`)`")?;
+                self.func.push_constant_bytes = self.paren_u32("push-constant block size")?
             }
-            "private" => {
-                self.expect_punct('(', "`(`")?;
-                self.func.private_bytes = self.u32("private memory size")?;
-                self.expect_punct(')', "`)`")?;
-            }
+            "private" => self.func.private_bytes = self.paren_u32("private memory size")?,
             "constants" => {
                 self.expect_punct('(', "`(`")?;
                 let mut data = Vec::new();
